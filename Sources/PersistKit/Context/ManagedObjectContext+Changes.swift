@@ -1,0 +1,194 @@
+extension ManagedObjectContext {
+    /// This context's identity in the store's change log.
+    var contextIdentity: Int { Int(bitPattern: UInt(bitPattern: ObjectIdentifier(self))) }
+
+    /// Merges what other contexts (and processes) saved, then hands observers one notice of
+    /// everything that changed since the last one. Save and fetch run it first.
+    ///
+    /// Called from inside an observer it does nothing: changes made there are delivered by the
+    /// next call, never as a nested or torn notice.
+    public func processPendingChanges() {
+        guard !isProcessingChanges else { return }
+        mergeChangesFromStore()
+        guard !unprocessedInserted.isEmpty || !unprocessedUpdated.isEmpty || !unprocessedDeleted.isEmpty
+                || unprocessedInvalidatedAll else { return }
+        var notice = ContextChanges()
+        notice.invalidatedAll = unprocessedInvalidatedAll
+        notice.inserted = unprocessedInserted.values.sorted { $0.objectID.key < $1.objectID.key }
+        notice.deleted = Array(unprocessedDeleted.values)
+        notice.updated = unprocessedUpdated.values.compactMap { entry in
+            let keys = Set(entry.slots.compactMap { $0 < entry.object.entity.attributes.count ? entry.object.entity.attributes[$0].name : nil })
+            return keys.isEmpty ? nil : (entry.object, keys)
+        }
+        unprocessedInserted.removeAll()
+        unprocessedUpdated.removeAll()
+        unprocessedDeleted.removeAll()
+        unprocessedInvalidatedAll = false
+        guard !observers.isEmpty else { return }
+        isProcessingChanges = true
+        defer { isProcessingChanges = false }
+        for id in observers.keys.sorted() {
+            observers[id]?(notice)
+        }
+    }
+
+    /// Pulls other contexts' saves from the store's log and refreshes the objects they touched.
+    func mergeChangesFromStore() {
+        let (changes, complete, latest) = store.changes(after: lastMergedSequence, excluding: contextIdentity)
+        lastMergedSequence = latest
+        guard !changes.isEmpty || !complete else { return }
+        if !complete {
+            refreshAllRegisteredObjects()
+            unprocessedInvalidatedAll = true
+            return
+        }
+        var updatedKeys: [String: Set<Int64>] = [:]
+        var insertedKeys: [String: [Int64]] = [:]
+        for change in changes {
+            for (entity, keys) in change.updated { updatedKeys[entity, default: []].formUnion(keys) }
+            for (entity, keys) in change.inserted { insertedKeys[entity, default: []].append(contentsOf: keys) }
+            for (entityName, keys) in change.deleted {
+                guard let entity = model.entity(named: entityName), let objects = registered[ObjectIdentifier(entity)] else { continue }
+                for key in keys {
+                    if let object = objects.byKey.removeValue(forKey: key) { markDeletedElsewhere(object) }
+                    updatedKeys[entityName]?.remove(key)
+                }
+            }
+        }
+        for (entityName, keys) in updatedKeys {
+            guard let entity = model.entity(named: entityName), let objects = registered[ObjectIdentifier(entity)] else { continue }
+            let held = keys.filter { objects.byKey[$0] != nil }.sorted()
+            // Reading refreshes unchanged objects and queues their updates for observers.
+            _ = try? readObjects(entity: entity, keys: held)
+        }
+        // New objects are read in only when someone is watching for them.
+        guard !observers.isEmpty else { return }
+        for (entityName, keys) in insertedKeys {
+            guard let entity = model.entity(named: entityName) else { continue }
+            let known = registered[ObjectIdentifier(entity)]
+            let fresh = keys.filter { known?.byKey[$0] == nil }
+            guard let objects = try? readObjects(entity: entity, keys: fresh) else { continue }
+            for object in objects { unprocessedInserted[ObjectIdentifier(object)] = object }
+        }
+    }
+
+    private func markDeletedElsewhere(_ object: ManagedObject) {
+        let id = ObjectIdentifier(object)
+        object.deletedFlag = true
+        deleted[id] = nil
+        unprocessedUpdated[id] = nil
+        if object.isChangedSinceRead {
+            // Kept so that saving its changes fails with a conflict instead of losing them quietly.
+            changed[id] = object
+        } else {
+            changed[id] = nil
+            object.managedObjectContext = nil
+        }
+        unprocessedDeleted[id] = object
+    }
+
+    /// After a gap in the change log or another process's commit: re-reads every registered
+    /// object, marking the ones that are gone.
+    private func refreshAllRegisteredObjects() {
+        for entity in model.entities {
+            guard let objects = registered[ObjectIdentifier(entity)], !objects.byKey.isEmpty else { continue }
+            let keys = objects.byKey.keys.sorted()
+            guard let found = try? readObjects(entity: entity, keys: keys) else { continue }
+            let present = Set(found.map(\.objectID.key))
+            for key in keys where !present.contains(key) {
+                if let object = objects.byKey.removeValue(forKey: key) { markDeletedElsewhere(object) }
+            }
+        }
+    }
+
+    /// Discards every unsaved change: inserted objects are dropped, changed ones get their
+    /// saved values back, deleted ones return. Observers are told at once.
+    public func rollback() {
+        for object in insertedObjects {
+            let id = ObjectIdentifier(object)
+            object.insertedFlag = false
+            object.deletedFlag = true
+            object.managedObjectContext = nil
+            if unprocessedInserted.removeValue(forKey: id) == nil { unprocessedDeleted[id] = object }
+            unprocessedUpdated[id] = nil
+        }
+        insertedOrder.removeAll()
+        insertedIDs.removeAll()
+        for object in changed.values {
+            guard let committed = object.committedStorage else { continue }
+            let id = ObjectIdentifier(object)
+            let slots = Set(committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) })
+            object.storage = committed
+            object.committedStorage = nil
+            object.encodingProblems = nil
+            if object.deletedFlag && deleted[id] == nil {
+                object.managedObjectContext = nil   // deleted elsewhere: nothing to return to
+                continue
+            }
+            if !slots.isEmpty && unprocessedDeleted[id] == nil {
+                if unprocessedUpdated[id] != nil {
+                    unprocessedUpdated[id]?.slots.formUnion(slots)
+                } else {
+                    unprocessedUpdated[id] = (object, slots)
+                }
+            }
+        }
+        changed.removeAll()
+        for object in deleted.values {
+            let id = ObjectIdentifier(object)
+            object.deletedFlag = false
+            if unprocessedDeleted.removeValue(forKey: id) == nil { unprocessedInserted[id] = object }
+        }
+        deleted.removeAll()
+        processPendingChanges()
+    }
+
+    /// Forgets every object and change: objects handed out before are detached (they keep
+    /// their values; saving them is impossible). Observers are told to refetch.
+    public func reset() {
+        for objects in registered.values {
+            for object in objects.byKey.values { object.managedObjectContext = nil }
+        }
+        for object in insertedOrder { object.managedObjectContext = nil }
+        registered.removeAll()
+        insertedOrder.removeAll()
+        insertedIDs.removeAll()
+        changed.removeAll()
+        deleted.removeAll()
+        unprocessedInserted.removeAll()
+        unprocessedUpdated.removeAll()
+        unprocessedDeleted.removeAll()
+        unprocessedInvalidatedAll = true
+        lastMergedSequence = store.currentSequence
+        processPendingChanges()
+    }
+
+    /// Re-reads an object from the store. With `mergeChanges` false its unsaved changes are
+    /// discarded; with true they are kept on top of the fresh values.
+    ///
+    /// An object that the store no longer has becomes deleted (``ManagedObject/isDeleted``).
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard object.managedObjectContext === self, !object.insertedFlag else { return }
+        let id = ObjectIdentifier(object)
+        let local = object.committedStorage.map { committed in
+            committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) }.map { ($0, object.storage[$0]) }
+        } ?? []
+        if !mergeChanges, let committed = object.committedStorage {
+            noteRefreshed(object, newStorage: committed)
+            object.committedStorage = nil
+            changed[id] = nil
+        }
+        object.committedStorage = nil
+        changed[id] = nil
+        object.version = -1   // forces the read below to replace the values
+        let found = (try? readObjects(entity: object.entity, keys: [object.objectID.key])) ?? []
+        if found.isEmpty {
+            registered[ObjectIdentifier(object.entity)]?.byKey[object.objectID.key] = nil
+            markDeletedElsewhere(object)
+            return
+        }
+        if mergeChanges && !local.isEmpty {
+            for (slot, value) in local { object.setStoredValue(value, at: slot) }
+        }
+    }
+}

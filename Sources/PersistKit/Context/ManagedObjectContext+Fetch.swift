@@ -1,0 +1,255 @@
+extension ManagedObjectContext {
+    /// A fetch request resolved against the context's model.
+    struct FetchPlan {
+        let entity: EntityDescription
+        let whereSQL: String?
+        let bindings: [SQLValue]
+        let sorts: [ResolvedSort]
+        let evaluator: PredicateEvaluator?
+        let limit: Int
+        let offset: Int
+
+        /// Orders two objects as the SQL `ORDER BY` does, ties broken by identity.
+        func areInIncreasingOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
+            ManagedObjectContext.compare(a.storage, a.objectID, b.storage, b.objectID, sorts: sorts) < 0
+        }
+
+        func matches(_ object: ManagedObject) -> Bool {
+            evaluator?.evaluate(object.storage) ?? true
+        }
+    }
+
+    /// Compares two objects' values by `sorts`; saved objects by primary key, then unsaved ones
+    /// by insertion, when every descriptor ties.
+    static func compare(_ a: ContiguousArray<SQLValue>, _ aID: ObjectID,
+                        _ b: ContiguousArray<SQLValue>, _ bID: ObjectID, sorts: [ResolvedSort]) -> Int {
+        for sort in sorts {
+            let order = sort.compare(a[sort.slot], b[sort.slot])
+            if order != 0 { return order }
+        }
+        if aID.isTemporary != bID.isTemporary { return aID.isTemporary ? 1 : -1 }
+        return aID.key < bID.key ? -1 : (aID.key == bID.key ? 0 : 1)
+    }
+
+    func plan<T>(_ request: FetchRequest<T>) throws -> FetchPlan {
+        let entity: EntityDescription
+        if let name = request.entityName {
+            guard let named = model.entity(named: name) else {
+                throw PersistError(.invalidRequest, "The model has no entity named \(name)", entity: name)
+            }
+            entity = named
+        } else {
+            guard T.self != ManagedObject.self, let classEntity = model.entity(for: T.self) else {
+                throw PersistError(.invalidRequest, "\(T.self) is not an entity of this context's model (entities: "
+                    + model.entities.map(\.name).joined(separator: ", ") + ")")
+            }
+            entity = classEntity
+        }
+        guard entity.objectClass == T.self || T.self == ManagedObject.self else {
+            throw PersistError(.invalidRequest, "Entity \(entity.name) holds \(entity.objectClass) objects, not \(T.self)",
+                               entity: entity.name)
+        }
+        guard request.fetchLimit >= 0, request.fetchOffset >= 0 else {
+            throw PersistError(.invalidRequest, "fetchLimit and fetchOffset cannot be negative", entity: entity.name)
+        }
+        var whereSQL: String?
+        var bindings: [SQLValue] = []
+        var evaluator: PredicateEvaluator?
+        if let predicate = request.predicate {
+            let compiled = try PredicateSQLCompiler.compile(predicate.node, entity: entity)
+            whereSQL = compiled.sql
+            bindings = compiled.bindings
+            evaluator = try PredicateEvaluator(node: predicate.node, entity: entity)
+        }
+        let sorts = try request.sortDescriptors.map { try ResolvedSort($0, entity: entity) }
+        return FetchPlan(entity: entity, whereSQL: whereSQL, bindings: bindings, sorts: sorts, evaluator: evaluator,
+                         limit: request.fetchLimit, offset: request.fetchOffset)
+    }
+
+    /// Fetches the objects a request describes, in its order.
+    ///
+    /// - Throws: ``PersistError`` for an invalid request or predicate, a value in the store
+    ///   that does not fit its attribute's type, or an SQLite error.
+    public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
+        processPendingChanges()
+        let plan = try plan(request)
+        let objects = try fetchObjects(plan, includesPendingChanges: request.includesPendingChanges)
+        if T.self == ManagedObject.self || plan.entity.objectClass == T.self {
+            return objects.map { unsafeDowncast($0, to: T.self) }
+        }
+        return objects.compactMap { $0 as? T }
+    }
+
+    /// The IDs of the objects a request describes, in its order.
+    public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ObjectID] {
+        try fetch(request).map(\.objectID)
+    }
+
+    /// How many objects a request would fetch (its limit and offset applied).
+    public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
+        processPendingChanges()
+        let plan = try plan(request)
+        let pending = request.includesPendingChanges ? pendingObjects(of: plan.entity) : PendingObjects()
+        var total: Int
+        if pending.inserted.isEmpty && pending.changedOrDeleted.isEmpty {
+            total = try sqlCount(plan, excludingKeys: [])
+        } else {
+            let keys = pending.changedOrDeleted.map { $0.objectID.key }
+            total = try sqlCount(plan, excludingKeys: keys)
+            total += pending.inserted.filter(plan.matches).count
+            total += pending.changedOrDeleted.filter { !$0.deletedFlag && plan.matches($0) }.count
+        }
+        total = max(0, total - plan.offset)
+        return plan.limit > 0 ? min(total, plan.limit) : total
+    }
+
+    func fetchObjects(_ plan: FetchPlan, includesPendingChanges: Bool) throws -> [ManagedObject] {
+        let pending = includesPendingChanges ? pendingObjects(of: plan.entity) : PendingObjects()
+        if pending.inserted.isEmpty && pending.changedOrDeleted.isEmpty {
+            return try select(plan, limit: plan.limit, offset: plan.offset)
+        }
+        // Saved rows by their committed values, minus the objects changed here, plus the
+        // pending objects that match now; enough rows to fill the window after exclusions.
+        let window = plan.limit > 0 ? plan.offset + plan.limit + pending.changedOrDeleted.count : 0
+        let excluded = Set(pending.changedOrDeleted.map(ObjectIdentifier.init))
+        let saved = try select(plan, limit: window, offset: 0).filter { !excluded.contains(ObjectIdentifier($0)) && !$0.deletedFlag }
+        let extra = (pending.inserted + pending.changedOrDeleted.filter { !$0.deletedFlag })
+            .filter(plan.matches)
+            .sorted(by: plan.areInIncreasingOrder)
+        var merged: [ManagedObject] = []
+        merged.reserveCapacity(saved.count + extra.count)
+        var i = 0, j = 0
+        while i < saved.count || j < extra.count {
+            if j == extra.count || (i < saved.count && plan.areInIncreasingOrder(saved[i], extra[j])) {
+                merged.append(saved[i]); i += 1
+            } else {
+                merged.append(extra[j]); j += 1
+            }
+        }
+        let start = min(plan.offset, merged.count)
+        let end = plan.limit > 0 ? min(merged.count, start + plan.limit) : merged.count
+        return Array(merged[start..<end])
+    }
+
+    /// This context's unsaved inserts, and its changed or deleted saved objects, of an entity.
+    struct PendingObjects {
+        var inserted: [ManagedObject] = []
+        var changedOrDeleted: [ManagedObject] = []
+    }
+
+    func pendingObjects(of entity: EntityDescription) -> PendingObjects {
+        var inserted: [ManagedObject] = []
+        if !insertedIDs.isEmpty {
+            inserted = insertedOrder.filter { $0.entity === entity && insertedIDs.contains(ObjectIdentifier($0)) }
+        }
+        var changedOrDeleted: [ManagedObject] = []
+        for object in changed.values where object.entity === entity { changedOrDeleted.append(object) }
+        for object in deleted.values where object.entity === entity && object.committedStorage == nil {
+            changedOrDeleted.append(object)
+        }
+        return PendingObjects(inserted: inserted, changedOrDeleted: changedOrDeleted)
+    }
+
+    private func selectSQL(_ plan: FetchPlan, limit: Int, offset: Int) -> String {
+        var sql = SchemaSQL.selectColumns(for: plan.entity)
+        if let whereSQL = plan.whereSQL { sql += " WHERE " + whereSQL }
+        sql += " ORDER BY " + (plan.sorts.map(\.sql) + [SQLName.quote(SchemaSQL.primaryKey)]).joined(separator: ", ")
+        if limit > 0 || offset > 0 { sql += " LIMIT \(limit > 0 ? limit : -1) OFFSET \(offset)" }
+        return sql
+    }
+
+    /// Runs the plan's SELECT and turns rows into registered objects.
+    private func select(_ plan: FetchPlan, limit: Int, offset: Int) throws -> [ManagedObject] {
+        let sql = selectSQL(plan, limit: limit, offset: offset)
+        return try store.withConnection { connection in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind(plan.bindings)
+            return try materialize(statement, entity: plan.entity)
+        }
+    }
+
+    /// Reads saved objects by primary key (in key order), in chunks SQLite can bind.
+    func readObjects(entity: EntityDescription, keys: [Int64]) throws -> [ManagedObject] {
+        var result: [ManagedObject] = []
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let chunk = Array(keys[start..<min(keys.count, start + 500)])
+            let sql = SchemaSQL.selectColumns(for: entity) + " WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN ("
+                + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ") ORDER BY "
+                + SQLName.quote(SchemaSQL.primaryKey)
+            let objects = try store.withConnection { connection in
+                let statement = try connection.cachedStatement(sql)
+                defer { statement.reset() }
+                try statement.bind(chunk.map { .integer($0) })
+                return try materialize(statement, entity: entity)
+            }
+            result.append(contentsOf: objects)
+        }
+        return result
+    }
+
+    /// One object per row: the registered instance (refreshed if unchanged here and newer in
+    /// the store) or a new one.
+    private func materialize(_ statement: SQLiteStatement, entity: EntityDescription) throws -> [ManagedObject] {
+        let reader = RowReader(entity: entity)
+        let objects = entityObjects(entity)
+        var result: [ManagedObject] = []
+        let objectClass = entity.objectClass
+        while try statement.step() {
+            let key = statement.int64(at: 0)
+            let version = statement.int64(at: 1)
+            if let object = objects.byKey[key] {
+                if object.version != version, object.committedStorage == nil, !object.deletedFlag {
+                    let storage = try reader.readStorage(statement, key: key)
+                    noteRefreshed(object, newStorage: storage)
+                    object.version = version
+                }
+                result.append(object)
+                continue
+            }
+            let storage = try reader.readStorage(statement, key: key)
+            let object = objectClass.init(entity: entity, insertInto: nil)
+            object.storage = storage
+            object.version = version
+            object.objectID = ObjectID(entityName: entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
+            object.managedObjectContext = self
+            objects.byKey[key] = object
+            result.append(object)
+        }
+        return result
+    }
+
+    /// Replaces an unchanged object's values with newer ones from the store, and queues the
+    /// difference for observers.
+    func noteRefreshed(_ object: ManagedObject, newStorage: ContiguousArray<SQLValue>) {
+        var slots = Set<Int>()
+        for index in newStorage.indices where index < object.storage.count
+            && !SQLValue.identical(newStorage[index], object.storage[index]) {
+            slots.insert(index)
+        }
+        object.storage = newStorage
+        guard !slots.isEmpty else { return }
+        let id = ObjectIdentifier(object)
+        if unprocessedUpdated[id] != nil {
+            unprocessedUpdated[id]?.slots.formUnion(slots)
+        } else {
+            unprocessedUpdated[id] = (object, slots)
+        }
+    }
+
+    private func sqlCount(_ plan: FetchPlan, excludingKeys keys: [Int64]) throws -> Int {
+        var sql = "SELECT count(*) FROM " + SQLName.quote(plan.entity.name)
+        var conditions: [String] = []
+        var bindings = plan.bindings
+        if let whereSQL = plan.whereSQL { conditions.append(whereSQL) }
+        if !keys.isEmpty {
+            // Excluded keys go in a JSON array: one binding however many there are.
+            conditions.append("\(SQLName.quote(SchemaSQL.primaryKey)) NOT IN (SELECT value FROM json_each(?))")
+            bindings.append(.text("[" + keys.map(String.init).joined(separator: ",") + "]"))
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        return try store.withConnection { connection in
+            Int(try connection.singleInt(sql, bindings) ?? 0)
+        }
+    }
+}

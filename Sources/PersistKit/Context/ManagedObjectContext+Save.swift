@@ -1,0 +1,179 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Saves every change in one SQLite transaction (`BEGIN IMMEDIATE`), or none.
+    ///
+    /// Validation runs first and reports every problem in one error. When the save fails,
+    /// the store and the context are exactly as they were: fix the problem and save again.
+    ///
+    /// - Throws: ``PersistError`` `.validation` (required value missing, NaN, a value that
+    ///   could not be encoded, an object's own `validateForSave()`), `.constraintViolation`
+    ///   (uniqueness), `.conflict` (another context or process changed or deleted an object
+    ///   since this context read it), or an SQLite error.
+    public func save() throws {
+        processPendingChanges()
+        let inserts = insertedObjects
+        let updates = changed.values.filter { $0.isUpdated && !$0.deletedFlag }.sorted { $0.objectID.key < $1.objectID.key }
+        let deletes = deletedObjects
+        let deletedElsewhere = changed.values.filter { $0.deletedFlag && deleted[ObjectIdentifier($0)] == nil && $0.isChangedSinceRead }
+        guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty || !deletedElsewhere.isEmpty else { return }
+        if !deletedElsewhere.isEmpty {
+            throw PersistError(.conflict, "Cannot save changes to objects that another context or process deleted",
+                               entity: deletedElsewhere.first?.entity.name, objectIDs: deletedElsewhere.map(\.objectID))
+        }
+        try validate(inserts + updates)
+
+        var insertedKeys: [Int64] = []
+        insertedKeys.reserveCapacity(inserts.count)
+        let origin = contextIdentity
+        let checkVersion = mergePolicy == .error
+        let sequence = try store.save(origin: origin) { connection in
+            var change = StoreChange(sequence: 0, origin: origin)
+            for object in inserts {
+                let statement = try connection.cachedStatement(insertSQL(for: object.entity))
+                for (index, value) in object.storage.enumerated() {
+                    try statement.bind(value, at: Int32(index + 1))
+                }
+                try statement.run()
+                let key = connection.lastInsertRowID
+                insertedKeys.append(key)
+                change.inserted[object.entity.name, default: []].append(key)
+            }
+            var conflicts: [ManagedObject] = []
+            for object in updates {
+                let slots = changedSlots(of: object)
+                let statement = try connection.cachedStatement(updateSQL(for: object.entity, slots: slots, checkVersion: checkVersion))
+                var index: Int32 = 1
+                for slot in slots {
+                    try statement.bind(object.storage[slot], at: index)
+                    index += 1
+                }
+                statement.bind(object.objectID.key, at: index)
+                if checkVersion { statement.bind(object.version, at: index + 1) }
+                try statement.run()
+                if connection.changes != 1 {
+                    conflicts.append(object)
+                } else {
+                    change.updated[object.entity.name, default: []].append(object.objectID.key)
+                }
+            }
+            for object in deletes {
+                let statement = try connection.cachedStatement(SchemaSQL.delete(for: object.entity))
+                statement.bind(object.objectID.key, at: 1)
+                statement.bind(object.version, at: 2)
+                try statement.run()
+                if connection.changes != 1 {
+                    // Already gone is fine (nothing is lost); changed since read is a conflict.
+                    let exists = try connection.singleInt(
+                        "SELECT count(*) FROM \(SQLName.quote(object.entity.name)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) = ?",
+                        [.integer(object.objectID.key)]) ?? 0
+                    if exists > 0 && checkVersion {
+                        conflicts.append(object)
+                    } else if exists > 0 {
+                        try connection.execute("DELETE FROM \(SQLName.quote(object.entity.name)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) = \(object.objectID.key)")
+                    }
+                }
+                change.deleted[object.entity.name, default: []].append(object.objectID.key)
+            }
+            if !conflicts.isEmpty {
+                throw PersistError(.conflict,
+                    "Another context or process changed or deleted \(conflicts.count == 1 ? "this object" : "these objects") since this context read \(conflicts.count == 1 ? "it" : "them"): "
+                    + conflicts.map { "\($0.entity.name) \($0.objectID.key) (keys changed here: \(changedKeyNames(of: $0).joined(separator: ", ")))" }.joined(separator: "; "),
+                    entity: conflicts.first?.entity.name, objectIDs: conflicts.map(\.objectID))
+            }
+            return change
+        }
+        // Committed: only now does the context change.
+        lastMergedSequence = max(lastMergedSequence, sequence - 1)
+        for (object, key) in zip(inserts, insertedKeys) {
+            object.objectID = ObjectID(entityName: object.entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
+            object.insertedFlag = false
+            object.version = 1
+            entityObjects(object.entity).byKey[key] = object
+        }
+        insertedOrder.removeAll(keepingCapacity: false)
+        insertedIDs.removeAll()
+        for object in updates {
+            object.version += 1
+            object.committedStorage = nil
+        }
+        for object in changed.values where !object.deletedFlag { object.committedStorage = nil }
+        changed.removeAll()
+        for object in deletes {
+            registered[ObjectIdentifier(object.entity)]?.byKey[object.objectID.key] = nil
+            object.committedStorage = nil
+            object.managedObjectContext = nil
+        }
+        deleted.removeAll()
+    }
+
+    private func validate(_ objects: [ManagedObject]) throws {
+        var problems: [String] = []
+        var involved: [ObjectID] = []
+        for object in objects {
+            let before = problems.count
+            let entity = object.entity
+            if model.entity(named: entity.name) !== entity {
+                problems.append("\(entity.name) is not an entity of this context's model")
+            }
+            for attribute in entity.attributes where attribute.index < object.storage.count {
+                let value = object.storage[attribute.index]
+                if value.isNull && !attribute.isOptional {
+                    problems.append("\(entity.name).\(attribute.name) is required but not set")
+                }
+                if case .real(let number) = value, number.isNaN {
+                    problems.append("\(entity.name).\(attribute.name) is NaN, which SQLite cannot store")
+                }
+                if let problem = object.encodingProblems?[attribute.index] {
+                    problems.append("\(entity.name).\(attribute.name) could not be encoded: \(problem)")
+                }
+            }
+            do {
+                try object.validateForSave()
+            } catch let error as PersistError {
+                problems.append(contentsOf: error.problems.isEmpty ? [error.message] : error.problems)
+            } catch {
+                problems.append("\(entity.name): \(error)")
+            }
+            if problems.count > before { involved.append(object.objectID) }
+        }
+        guard !problems.isEmpty else { return }
+        let message = problems.count == 1 ? "Cannot save: " + problems[0]
+            : "Cannot save: \(problems.count) validation problems"
+        throw PersistError(.validation, message, entity: objects.first(where: { involved.contains($0.objectID) })?.entity.name,
+                           objectIDs: involved, problems: problems)
+    }
+
+    func changedSlots(of object: ManagedObject) -> [Int] {
+        guard let committed = object.committedStorage else { return [] }
+        return object.storage.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) }
+    }
+
+    func changedKeyNames(of object: ManagedObject) -> [String] {
+        changedSlots(of: object).map { object.entity.attributes[$0].name }
+    }
+
+    private func insertSQL(for entity: EntityDescription) -> String {
+        let key = UpdateKey(entity: ObjectIdentifier(entity), slots: [-1], checkVersion: false)
+        if let sql = statementSQL[key] { return sql }
+        let sql = SchemaSQL.insert(for: entity)
+        statementSQL[key] = sql
+        return sql
+    }
+
+    private func updateSQL(for entity: EntityDescription, slots: [Int], checkVersion: Bool) -> String {
+        let key = UpdateKey(entity: ObjectIdentifier(entity), slots: slots, checkVersion: checkVersion)
+        if let sql = statementSQL[key] { return sql }
+        let sql = SchemaSQL.update(for: entity, slots: slots, checkVersion: checkVersion)
+        statementSQL[key] = sql
+        return sql
+    }
+}
+
+extension ManagedObject {
+    /// Whether the object has values that differ from those last read.
+    var isChangedSinceRead: Bool {
+        guard let committed = committedStorage else { return false }
+        return !SQLValue.identical(committed, storage)
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Synchronization
+
+/// A unit of work: the objects it has read, the changes made to them, saved together or not
+/// at all.
+///
+/// ```swift
+/// let context = container.newContext()
+/// let task = TaskItem(context: context)
+/// task.name = "Buy milk"
+/// try context.save()
+/// ```
+///
+/// A context is not `Sendable`: use each from one thread or actor at a time. Contexts of one
+/// container may be used concurrently; each sees the others' saves at its next fetch or
+/// ``processPendingChanges()``.
+public final class ManagedObjectContext {
+    /// The model of the context's container.
+    public let model: ManagedObjectModel
+    let store: SQLiteStore
+    /// How conflicting saves are resolved (`.error` by default).
+    public var mergePolicy: MergePolicy = .error
+
+    /// Saved objects known to this context, by entity and primary key: one instance per object.
+    var registered: [ObjectIdentifier: EntityObjects] = [:]
+    /// Inserted objects in insertion order (entries may have been deleted since).
+    var insertedOrder: [ManagedObject] = []
+    var insertedIDs: Set<ObjectIdentifier> = []
+    /// Saved objects with a snapshot of their committed values (changed since read).
+    var changed: [ObjectIdentifier: ManagedObject] = [:]
+    /// Saved objects deleted in this context, not yet saved.
+    var deleted: [ObjectIdentifier: ManagedObject] = [:]
+
+    // Changes not yet handed to observers.
+    var unprocessedInserted: [ObjectIdentifier: ManagedObject] = [:]
+    var unprocessedUpdated: [ObjectIdentifier: (object: ManagedObject, slots: Set<Int>)] = [:]
+    var unprocessedDeleted: [ObjectIdentifier: ManagedObject] = [:]
+    var unprocessedInvalidatedAll = false
+    var isProcessingChanges = false
+
+    var observers: [Int: (ContextChanges) -> Void] = [:]
+    var nextObserverID = 0
+    var lastMergedSequence: Int
+    var statementSQL: [UpdateKey: String] = [:]
+
+    static let temporaryKeys = Atomic<Int64>(0)
+
+    init(store: SQLiteStore) {
+        self.store = store
+        model = store.model
+        lastMergedSequence = store.currentSequence
+    }
+
+    /// The objects of one entity a context holds, by primary key.
+    final class EntityObjects {
+        var byKey: [Int64: ManagedObject] = [:]
+    }
+
+    struct UpdateKey: Hashable {
+        let entity: ObjectIdentifier
+        let slots: [Int]
+        let checkVersion: Bool
+    }
+
+    // MARK: State
+
+    /// Whether anything was inserted, changed or deleted and not saved.
+    public var hasChanges: Bool {
+        if !insertedIDs.isEmpty || !deleted.isEmpty { return true }
+        return changed.values.contains { $0.isUpdated }
+    }
+
+    /// Objects inserted and not yet saved, in insertion order.
+    public var insertedObjects: [ManagedObject] {
+        insertedOrder.filter { insertedIDs.contains(ObjectIdentifier($0)) }
+    }
+
+    /// Saved objects whose values changed and are not yet saved.
+    public var updatedObjects: [ManagedObject] {
+        changed.values.filter { $0.isUpdated }.sorted { $0.objectID.key < $1.objectID.key }
+    }
+
+    /// Saved objects deleted and not yet saved.
+    public var deletedObjects: [ManagedObject] {
+        deleted.values.sorted { $0.objectID.key < $1.objectID.key }
+    }
+
+    /// Every object the context holds: saved ones it has read, and inserted ones.
+    public var registeredObjects: [ManagedObject] {
+        registered.values.flatMap { $0.byKey.values } + insertedObjects
+    }
+
+    func isPendingDeletion(_ object: ManagedObject) -> Bool {
+        deleted[ObjectIdentifier(object)] != nil
+    }
+
+    // MARK: Insert and delete
+
+    /// Inserts a new object (``ManagedObject/init(context:)`` does this for you).
+    public func insert(_ object: ManagedObject) {
+        guard object.managedObjectContext == nil, !object.insertedFlag, object.objectID.isTemporary,
+              !object.isProbe else { return }
+        let key = ManagedObjectContext.temporaryKeys.add(1, ordering: .relaxed).newValue
+        object.objectID = ObjectID(entityName: object.entity.name, storeIdentifier: store.identifier,
+                                   key: key, isTemporary: true)
+        object.managedObjectContext = self
+        object.insertedFlag = true
+        object.deletedFlag = false
+        let id = ObjectIdentifier(object)
+        insertedOrder.append(object)
+        insertedIDs.insert(id)
+        unprocessedInserted[id] = object
+        object.awakeFromInsert()
+    }
+
+    /// Marks an object for deletion at the next save (an unsaved object is simply dropped).
+    ///
+    /// Objects of other contexts are ignored: pass objects of this context only.
+    public func delete(_ object: ManagedObject) {
+        guard object.managedObjectContext === self, !object.deletedFlag else { return }
+        let id = ObjectIdentifier(object)
+        object.deletedFlag = true
+        if object.insertedFlag {
+            object.insertedFlag = false
+            insertedIDs.remove(id)
+            object.managedObjectContext = nil
+            if unprocessedInserted.removeValue(forKey: id) == nil {
+                unprocessedDeleted[id] = object
+            }
+            unprocessedUpdated[id] = nil
+            return
+        }
+        deleted[id] = object
+        unprocessedUpdated[id] = nil
+        unprocessedDeleted[id] = object
+    }
+
+    /// Called by an object before one of its slots changes to a different value.
+    func objectWillChange(_ object: ManagedObject, slot: Int) {
+        let id = ObjectIdentifier(object)
+        if object.deletedFlag { return }
+        if object.insertedFlag {
+            // Changes before the insert is first reported are part of the insert.
+            if unprocessedInserted[id] != nil { return }
+        } else if object.committedStorage == nil {
+            object.committedStorage = object.storage
+            changed[id] = object
+        }
+        if unprocessedUpdated[id] != nil {
+            unprocessedUpdated[id]?.slots.insert(slot)
+        } else {
+            unprocessedUpdated[id] = (object, [slot])
+        }
+    }
+
+    // MARK: Looking objects up
+
+    /// This context's instance of the object with `objectID`, reading it from the store if
+    /// needed; nil when there is no such object (or it is deleted).
+    public func object(with objectID: ObjectID) -> ManagedObject? {
+        try? existingObject(with: objectID)
+    }
+
+    /// This context's instance of the object with `objectID`.
+    ///
+    /// - Throws: ``PersistError`` `.objectNotFound` when the store has no such object, or it
+    ///   belongs to another store or entity this model lacks.
+    public func existingObject(with objectID: ObjectID) throws -> ManagedObject {
+        guard let entity = model.entity(named: objectID.entityName) else {
+            throw PersistError(.objectNotFound, "The model has no entity \(objectID.entityName)", objectIDs: [objectID])
+        }
+        guard objectID.storeIdentifier == store.identifier else {
+            throw PersistError(.objectNotFound, "The object belongs to another store", entity: entity.name, objectIDs: [objectID])
+        }
+        if objectID.isTemporary {
+            if let object = insertedOrder.first(where: { $0.objectID == objectID && insertedIDs.contains(ObjectIdentifier($0)) }) {
+                return object
+            }
+            throw PersistError(.objectNotFound, "No unsaved object with this temporary ID in this context",
+                               entity: entity.name, objectIDs: [objectID])
+        }
+        if let object = registered[ObjectIdentifier(entity)]?.byKey[objectID.key] {
+            return object   // pending deletions stay registered, reporting isDeleted
+        }
+        let objects = try readObjects(entity: entity, keys: [objectID.key])
+        guard let object = objects.first else {
+            throw PersistError(.objectNotFound, "No object with this ID in the store", entity: entity.name, objectIDs: [objectID])
+        }
+        return object
+    }
+
+    func entityObjects(_ entity: EntityDescription) -> EntityObjects {
+        let key = ObjectIdentifier(entity)
+        if let objects = registered[key] { return objects }
+        let objects = EntityObjects()
+        registered[key] = objects
+        return objects
+    }
+
+    // MARK: Observing
+
+    /// Calls `body` with every change notice, synchronously inside
+    /// ``processPendingChanges()``, until the token is cancelled or released.
+    public func addObserver(_ body: @escaping (ContextChanges) -> Void) -> ObservationToken {
+        let id = nextObserverID
+        nextObserverID += 1
+        observers[id] = body
+        return ObservationToken { [weak self] in
+            self?.observers[id] = nil
+        }
+    }
+}

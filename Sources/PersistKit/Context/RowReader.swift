@@ -1,0 +1,68 @@
+import CSQLite
+
+/// Reads an entity's rows into objects: the column plan is computed once per entity, each row
+/// is read with typed column calls straight into the object's storage.
+struct RowReader {
+    let entity: EntityDescription
+    private let columnTypes: [Int32]
+    private let optional: [Bool]
+    private let checkDecoding: [Bool]
+
+    init(entity: EntityDescription) {
+        self.entity = entity
+        columnTypes = entity.attributes.map { attribute in
+            switch attribute.type.columnType {
+            case "INTEGER": return SQLITE_INTEGER
+            case "REAL": return SQLITE_FLOAT
+            case "TEXT": return SQLITE_TEXT
+            default: return SQLITE_BLOB
+            }
+        }
+        optional = entity.attributes.map(\.isOptional)
+        checkDecoding = entity.attributes.map { attribute in
+            attribute.type.needsDecodingCheck && attribute.index < entity.valueTypes.count
+                && entity.valueTypes[attribute.index] != nil
+        }
+    }
+
+    /// Reads the attribute columns of the current row (after `_pk` and `_version`).
+    @inline(__always)
+    func readStorage(_ statement: SQLiteStatement, key: Int64) throws -> ContiguousArray<SQLValue> {
+        let count = columnTypes.count
+        var storage = ContiguousArray<SQLValue>()
+        storage.reserveCapacity(count)
+        for slot in 0..<count {
+            let column = Int32(slot + 2)
+            let actual = statement.columnType(at: column)
+            let expected = columnTypes[slot]
+            let value: SQLValue
+            if actual == expected {
+                switch expected {
+                case SQLITE_INTEGER: value = .integer(statement.int64(at: column))
+                case SQLITE_FLOAT: value = .real(statement.double(at: column))
+                case SQLITE_TEXT: value = .text(statement.string(at: column))
+                default: value = .blob(statement.data(at: column))
+                }
+            } else if actual == SQLITE_NULL && optional[slot] {
+                value = .null
+            } else if actual == SQLITE_INTEGER && expected == SQLITE_FLOAT {
+                value = .real(Double(statement.int64(at: column)))
+            } else {
+                throw mismatch(slot: slot, found: statement.value(at: column), key: key)
+            }
+            if checkDecoding[slot], !value.isNull, let valueType = entity.valueTypes[slot],
+               valueType.init(storedValue: value) == nil {
+                throw mismatch(slot: slot, found: value, key: key)
+            }
+            storage.append(value)
+        }
+        return storage
+    }
+
+    private func mismatch(slot: Int, found: SQLValue, key: Int64) -> PersistError {
+        let attribute = entity.attributes[slot]
+        return PersistError(.typeMismatch,
+            "The store holds \(found.storageClassName) \(found) for \(entity.name).\(attribute.name), which is declared \(attribute.valueTypeName.isEmpty ? attribute.type.rawValue : attribute.valueTypeName) (row \(key))",
+            entity: entity.name, attribute: attribute.name)
+    }
+}

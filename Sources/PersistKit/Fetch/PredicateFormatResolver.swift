@@ -1,0 +1,156 @@
+import Foundation
+
+/// Resolves a parsed format string against an entity: keys become attributes, arguments and
+/// literals become stored values of the attribute's type.
+struct PredicateFormatResolver {
+    let format: String
+    let arguments: [Any]
+    let entity: EntityDescription
+
+    func resolve(_ expression: PredicateFormatExpression) throws -> PredicateNode {
+        switch expression {
+        case .truePredicate: return .constant(true)
+        case .falsePredicate: return .constant(false)
+        case .and(let a, let b): return .and([try resolve(a), try resolve(b)])
+        case .or(let a, let b): return .or([try resolve(a), try resolve(b)])
+        case .not(let a): return .not(try resolve(a))
+        case .comparison(let lhs, let op, let options, let rhs, let position):
+            return try comparison(lhs, op, options, rhs, position)
+        }
+    }
+
+    private func fail(_ message: String, at position: Int, attribute: String? = nil) -> PersistError {
+        PersistError(.invalidPredicate, "\(message) at position \(position) in predicate format \"\(format)\"",
+                     entity: entity.name, attribute: attribute)
+    }
+
+    private func comparison(_ lhs: PredicateFormatOperand, _ op: PredicateFormatOperator,
+                            _ options: StringComparisonOptions, _ rhs: PredicateFormatOperand,
+                            _ position: Int) throws -> PredicateNode {
+        let key: String, keyPosition: Int, value: PredicateFormatValue, flipped: Bool
+        switch (lhs, rhs) {
+        case (.key(let name, let at), .value(let constant, _)):
+            (key, keyPosition, value, flipped) = (name, at, constant, false)
+        case (.value(let constant, _), .key(let name, let at)):
+            (key, keyPosition, value, flipped) = (name, at, constant, true)
+        case (.key, .key):
+            throw fail("Comparing two keys is not supported", at: position)
+        case (.value, .value):
+            throw fail("A comparison needs a key on one side", at: position)
+        }
+        if key.contains(".") {
+            throw fail("Key paths through relationships (\(key)) are not supported yet", at: keyPosition, attribute: key)
+        }
+        guard let attribute = entity.attribute(named: key) else {
+            throw fail("Unknown key '\(key)': \(entity.name) has " + entity.attributeNames.joined(separator: ", "),
+                       at: keyPosition, attribute: key)
+        }
+        switch op {
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let comparisonOperator = try comparisonOperator(op)
+            if !options.isEmpty {
+                guard op == .equal || op == .notEqual else {
+                    throw fail("[c] and [d] apply to ==, !=, CONTAINS, BEGINSWITH, ENDSWITH and LIKE, not \(op.rawValue)", at: position)
+                }
+                guard attribute.type == .string else {
+                    throw fail("[c] and [d] need a string attribute; \(key) is \(attribute.type.rawValue)", at: position, attribute: key)
+                }
+                let stored = try scalar(value, for: attribute, at: position)
+                guard case .text(let text) = stored else { return .constant(op == .notEqual && !stored.isNull ? true : (op == .notEqual)) }
+                let node = PredicateNode.text(attribute: key, .equal, text, options)
+                return op == .equal ? node : .not(node)
+            }
+            let stored = try scalar(value, for: attribute, at: position)
+            return .compare(attribute: key, flipped ? comparisonOperator.flipped : comparisonOperator, stored)
+        case .contains, .beginsWith, .endsWith, .like:
+            if flipped { throw fail("\(op.rawValue) needs the key on its left", at: position) }
+            guard attribute.type == .string else {
+                throw fail("\(op.rawValue) needs a string attribute; \(key) is \(attribute.type.rawValue)", at: position, attribute: key)
+            }
+            let stored = try scalar(value, for: attribute, at: position)
+            guard case .text(let pattern) = stored else { return .constant(false) }
+            let textOperator: TextMatchOperator
+            switch op {
+            case .contains: textOperator = .contains
+            case .beginsWith: textOperator = .beginsWith
+            case .endsWith: textOperator = .endsWith
+            default: textOperator = .like
+            }
+            return .text(attribute: key, textOperator, pattern, options)
+        case .in:
+            if flipped { throw fail("IN with the key on its right (a to-many relationship) is not supported", at: position) }
+            if !options.isEmpty { throw fail("[c] and [d] are not supported with IN", at: position) }
+            return .inList(attribute: key, try list(value, for: attribute, at: position))
+        }
+    }
+
+    private func comparisonOperator(_ op: PredicateFormatOperator) throws -> ComparisonOperator {
+        switch op {
+        case .equal: return .equal
+        case .notEqual: return .notEqual
+        case .less: return .less
+        case .lessOrEqual: return .lessOrEqual
+        case .greater: return .greater
+        default: return .greaterOrEqual
+        }
+    }
+
+    /// A constant as a Swift value (arguments looked up).
+    private func swiftValue(_ value: PredicateFormatValue, at position: Int) throws -> Any? {
+        switch value {
+        case .null: return nil
+        case .bool(let b): return b
+        case .integer(let i): return i
+        case .double(let d): return d
+        case .string(let s): return s
+        case .argument(let index):
+            guard index >= 0, index < arguments.count else {
+                throw fail("Missing argument \(index + 1) for %@", at: position)
+            }
+            return arguments[index]
+        case .list(let values):
+            return try values.map { try swiftValue($0, at: position) }
+        }
+    }
+
+    private func scalar(_ value: PredicateFormatValue, for attribute: AttributeDescription, at position: Int) throws -> SQLValue {
+        let swift = try swiftValue(value, at: position)
+        if let swift, !(swift is String), !(swift is Data), isCollection(swift) {
+            throw fail("A list cannot be compared with \(attribute.name) (use IN)", at: position, attribute: attribute.name)
+        }
+        return try stored(swift, for: attribute, at: position)
+    }
+
+    private func stored(_ swift: Any?, for attribute: AttributeDescription, at position: Int) throws -> SQLValue {
+        // Numbers compare across integer and real, as in SQLite.
+        if attribute.type.columnType == "INTEGER", attribute.type != .boolean {
+            if let double = swift as? Double { return .real(double) }
+            if let float = swift as? Float { return .real(Double(float)) }
+        }
+        guard let stored = ModelValueCoding.storedValue(from: swift, type: attribute.type) else {
+            throw fail("\(ModelValueCoding.typeName(of: swift)) value \(String(describing: swift ?? "nil")) does not fit \(attribute.name), a \(attribute.type.rawValue) attribute",
+                       at: position, attribute: attribute.name)
+        }
+        return stored
+    }
+
+    private func list(_ value: PredicateFormatValue, for attribute: AttributeDescription, at position: Int) throws -> [SQLValue] {
+        let swift = try swiftValue(value, at: position)
+        guard let swift, !(swift is String), let elements = elements(of: swift) else {
+            throw fail("IN needs a list or a collection, not \(ModelValueCoding.typeName(of: swift))", at: position, attribute: attribute.name)
+        }
+        return try elements.map { try stored($0, for: attribute, at: position) }
+    }
+
+    private func isCollection(_ value: Any) -> Bool { elements(of: value) != nil }
+
+    private func elements(of value: Any) -> [Any?]? {
+        if value is String || value is Data { return nil }
+        guard let sequence = value as? any Sequence else { return nil }
+        return Self.collect(sequence)
+    }
+
+    private static func collect(_ sequence: some Sequence) -> [Any?] {
+        sequence.map { $0 as Any? }
+    }
+}

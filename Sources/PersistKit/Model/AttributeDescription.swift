@@ -1,0 +1,34 @@
+/// One attribute of an entity: its name, type, optionality and default.
+public struct AttributeDescription: Sendable, Hashable {
+    /// The attribute's name, which is also its column name.
+    public let name: String
+    /// The declared type.
+    public let type: AttributeType
+    /// Whether nil (NULL) is allowed.
+    public let isOptional: Bool
+    /// The stored form of the declared initial value, if one was declared.
+    public let defaultValue: SQLValue?
+    /// The attribute's index in its entity, which is also its slot in each object's storage.
+    public let index: Int
+    /// The Swift type name, for error messages (`Priority`, `Date?`); empty for document models.
+    public let valueTypeName: String
+
+    /// Whether a value must be set before save: not optional and no initial value.
+    public var isRequired: Bool { !isOptional && defaultValue == nil }
+
+    /// The value a new object starts with: the default, else NULL (which reads as the type's
+    /// placeholder and fails validation if still unset at save).
+    var initialStoredValue: SQLValue { defaultValue ?? .null }
+
+    public static func == (lhs: AttributeDescription, rhs: AttributeDescription) -> Bool {
+        lhs.name == rhs.name && lhs.type == rhs.type && lhs.isOptional == rhs.isOptional
+            && lhs.index == rhs.index && SQLValue.identical(lhs.defaultValue ?? .null, rhs.defaultValue ?? .null)
+            && (lhs.defaultValue == nil) == (rhs.defaultValue == nil)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(type)
+        hasher.combine(index)
+    }
+}

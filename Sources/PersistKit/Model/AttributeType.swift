@@ -1,0 +1,62 @@
+/// The declared type of an attribute, as the model document names it.
+///
+/// Each type has one SQLite storage class: integers and booleans are `INTEGER`, `double`,
+/// `float` and `date` are `REAL` (dates as seconds since 1970), `string`, `uri` and `json` are
+/// `TEXT`, `binary` and `uuid` are `BLOB` (a UUID as its 16 bytes).
+public enum AttributeType: String, Sendable, Codable, CaseIterable {
+    /// `Bool`, stored as 0 or 1.
+    case boolean
+    /// `Int`.
+    case integer
+    /// `Int64`.
+    case integer64
+    /// `Int32`.
+    case integer32
+    /// `Int16`.
+    case integer16
+    /// `Double`.
+    case double
+    /// `Float`.
+    case float
+    /// `String`.
+    case string
+    /// `Date`, stored as seconds since 1970.
+    case date
+    /// `Data`.
+    case binary
+    /// `UUID`, stored as 16 bytes.
+    case uuid
+    /// `URL`, stored as its absolute string.
+    case uri
+    /// Any `Codable` value, stored as JSON text with sorted keys.
+    case json
+
+    /// The SQLite column type used for this attribute type.
+    var columnType: String {
+        switch self {
+        case .boolean, .integer, .integer64, .integer32, .integer16: return "INTEGER"
+        case .double, .float, .date: return "REAL"
+        case .string, .uri, .json: return "TEXT"
+        case .binary, .uuid: return "BLOB"
+        }
+    }
+
+    /// Whether a value read from the store has the storage class this type expects.
+    /// Integers are accepted where reals are expected (SQLite may store 1.0 as 1).
+    func accepts(_ value: SQLValue) -> Bool {
+        switch (columnType, value) {
+        case ("INTEGER", .integer), ("REAL", .real), ("REAL", .integer), ("TEXT", .text), ("BLOB", .blob):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether values must be decoded to be validated (an enum's raw value, JSON, a UUID's length).
+    var needsDecodingCheck: Bool {
+        switch self {
+        case .integer32, .integer16, .uuid, .uri, .json: return true
+        default: return false
+        }
+    }
+}

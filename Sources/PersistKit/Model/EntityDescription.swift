@@ -1,0 +1,121 @@
+import Foundation
+
+/// An entity of a model: its name, its class, its attributes.
+///
+/// Entities described by a class are built once per class, by reflecting an instance (the
+/// probe) at model creation; nothing is reflected per object or per row.
+public final class EntityDescription: @unchecked Sendable {
+    // @unchecked Sendable: every stored property is immutable after init, except `probe` and
+    // `keyPathSlots`, which only `lock` guards, and `slotTable`, which is lock-free (atomics).
+
+    /// The entity's name, which is also its table name.
+    public let name: String
+    /// The class whose instances represent the entity's objects (`ManagedObject` for entities
+    /// loaded from a model document).
+    public let objectClass: ManagedObject.Type
+    /// Whether the entity was described by a class (rather than only by a model document).
+    public let isClassBacked: Bool
+    /// The attributes, in slot order.
+    public let attributes: [AttributeDescription]
+    /// Sets of attribute names whose values must be unique together.
+    public let uniquenessConstraints: [[String]]
+
+    let attributeIndexByName: [String: Int]
+    /// Each attribute's Swift type, for class-backed entities (used to validate stored values).
+    let valueTypes: [(any AttributeValue.Type)?]
+    /// Each new object's storage: defaults, NULL where there is none.
+    let initialStorage: ContiguousArray<SQLValue>
+    let slotTable: StorageSlotTable
+
+    private let lock = NSRecursiveLock()
+    private var probe: ManagedObject?
+    private var keyPathSlots: [AnyKeyPath: Int] = [:]
+
+    init(name: String, objectClass: ManagedObject.Type, isClassBacked: Bool,
+         attributes: [AttributeDescription], valueTypes: [(any AttributeValue.Type)?],
+         uniquenessConstraints: [[String]]) {
+        self.name = name
+        self.objectClass = objectClass
+        self.isClassBacked = isClassBacked
+        self.attributes = attributes
+        self.valueTypes = valueTypes
+        self.uniquenessConstraints = uniquenessConstraints
+        var byName: [String: Int] = [:]
+        for attribute in attributes { byName[attribute.name] = attribute.index }
+        attributeIndexByName = byName
+        initialStorage = ContiguousArray(attributes.map(\.initialStoredValue))
+        slotTable = StorageSlotTable(attributeCount: attributes.count)
+    }
+
+    /// The attribute named `name`, if there is one.
+    public func attribute(named name: String) -> AttributeDescription? {
+        attributeIndexByName[name].map { attributes[$0] }
+    }
+
+    /// Attribute names, in slot order.
+    public var attributeNames: [String] { attributes.map(\.name) }
+
+    func installProbe(_ object: ManagedObject) {
+        lock.lock()
+        defer { lock.unlock() }
+        object.storage = initialStorage
+        object.isProbe = true
+        probe = object
+    }
+
+    /// The slot of an `@Attribute`'s storage key path: a lock-free read after the first time.
+    @inline(__always)
+    func slot<Object: ManagedObject, Wrapper: AttributeWrapper>(
+        for storageKeyPath: ReferenceWritableKeyPath<Object, Wrapper>
+    ) -> Int {
+        let slot = slotTable.slot(for: storageKeyPath)
+        return slot >= 0 ? slot : discoverSlot(for: storageKeyPath)
+    }
+
+    /// Marks the wrapper the key path names on the probe, and finds it by reflection.
+    private func discoverSlot<Object: ManagedObject, Wrapper: AttributeWrapper>(
+        for storageKeyPath: ReferenceWritableKeyPath<Object, Wrapper>
+    ) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let published = slotTable.slot(for: storageKeyPath)
+        if published >= 0 { return published }
+        guard let probe = probe as? Object else { return -1 }
+        probe[keyPath: storageKeyPath].probeMark = true
+        let wrappers = EntityReflection.attributeWrappers(of: probe)
+        probe[keyPath: storageKeyPath].probeMark = false
+        guard let found = wrappers.firstIndex(where: { $0.wrapper.probeMark }), found < attributes.count else {
+            return -1
+        }
+        slotTable.publish(found, for: storageKeyPath)
+        return found
+    }
+
+    /// The attribute a plain key path (`\.due`) reads, found by reading it on the probe.
+    /// Nil when the key path reads no attribute, or reads a value of another type
+    /// (`\.name.count`).
+    func attributeIndex<Root: ManagedObject, Value>(for keyPath: KeyPath<Root, Value>) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = keyPathSlots[keyPath] { return cached >= 0 ? cached : nil }
+        guard let probe = probe as? Root else { return nil }
+        probe.probedSlot = -1
+        _ = probe[keyPath: keyPath]
+        var slot = probe.probedSlot
+        probe.probedSlot = -1
+        if slot >= 0, slot < valueTypes.count, let declared = valueTypes[slot],
+           ObjectIdentifier(declared) != ObjectIdentifier(Value.self) {
+            slot = -1
+        }
+        keyPathSlots[keyPath] = slot
+        return slot >= 0 ? slot : nil
+    }
+}
+
+extension EntityDescription: CustomStringConvertible {
+    /// `Task(name: string, notes: string?, ...)`.
+    public var description: String {
+        name + "(" + attributes.map { "\($0.name): \($0.type.rawValue)\($0.isOptional ? "?" : "")" }
+            .joined(separator: ", ") + ")"
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// Builds entity descriptions from `ManagedObject` subclasses, once per class per process.
+enum EntityReflection {
+    private static let cache = ReflectionCache()
+
+    /// The entity description of a class: reflected the first time, cached after.
+    static func entity(for objectClass: ManagedObject.Type) -> Result<EntityDescription, PersistError> {
+        cache.entity(for: objectClass) { reflect(objectClass) }
+    }
+
+    /// The `@Attribute` wrappers of an object, superclass's first, each class's in declaration order.
+    static func attributeWrappers(of object: ManagedObject) -> [(label: String, wrapper: AttributeWrapper)] {
+        var mirrors: [Mirror] = []
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            mirrors.append(current)
+            mirror = current.superclassMirror
+        }
+        var result: [(String, AttributeWrapper)] = []
+        for current in mirrors.reversed() {
+            for child in current.children {
+                if let label = child.label, let wrapper = child.value as? AttributeWrapper {
+                    result.append((label, wrapper))
+                }
+            }
+        }
+        return result
+    }
+
+    private static func reflect(_ objectClass: ManagedObject.Type) -> Result<EntityDescription, PersistError> {
+        let name = objectClass.entityName
+        if let problem = ModelNames.problem(withEntityName: name) {
+            return .failure(PersistError(.invalidModel, problem, entity: name))
+        }
+        // The probe is made with a bare entity first: its wrappers are what describe the entity.
+        let bare = EntityDescription(name: name, objectClass: objectClass, isClassBacked: true,
+                                     attributes: [], valueTypes: [], uniquenessConstraints: [])
+        let probe = objectClass.init(entity: bare, insertInto: nil)
+        var attributes: [AttributeDescription] = []
+        var valueTypes: [(any AttributeValue.Type)?] = []
+        var seen = Set<String>()
+        for (label, wrapper) in attributeWrappers(of: probe) {
+            let attributeName = label.hasPrefix("_") ? String(label.dropFirst()) : label
+            if let problem = ModelNames.problem(withAttributeName: attributeName) {
+                return .failure(PersistError(.invalidModel, problem, entity: name, attribute: attributeName))
+            }
+            guard seen.insert(attributeName.lowercased()).inserted else {
+                return .failure(PersistError(.invalidModel,
+                    "Entity \(name) has two attributes named \(attributeName) (SQLite names ignore case)",
+                    entity: name, attribute: attributeName))
+            }
+            let valueType = type(of: wrapper).valueType
+            var defaultValue: SQLValue?
+            if wrapper.hasInitialValue {
+                do {
+                    defaultValue = try wrapper.initialStoredValue()
+                } catch {
+                    return .failure(PersistError(.invalidModel,
+                        "The initial value of \(name).\(attributeName) cannot be encoded: \(error)",
+                        entity: name, attribute: attributeName))
+                }
+            }
+            if !wrapper.hasInitialValue && !valueType.isOptionalAttribute
+                && !(valueType is any PlaceholderAttributeValue.Type) {
+                return .failure(PersistError(.invalidModel,
+                    "\(name).\(attributeName) of type \(valueType) needs an initial value (@Attribute var \(attributeName): \(valueType) = ...), or make it optional",
+                    entity: name, attribute: attributeName))
+            }
+            attributes.append(AttributeDescription(
+                name: attributeName, type: valueType.attributeType, isOptional: valueType.isOptionalAttribute,
+                defaultValue: valueType.isOptionalAttribute && defaultValue == .null ? nil : defaultValue,
+                index: attributes.count, valueTypeName: String(describing: valueType)))
+            valueTypes.append(valueType)
+        }
+        let constraints = objectClass.uniquenessConstraints
+        for constraint in constraints {
+            for key in constraint where !attributes.contains(where: { $0.name == key }) {
+                return .failure(PersistError(.invalidModel,
+                    "Uniqueness constraint of \(name) names \(key), which is not an attribute",
+                    entity: name, attribute: key))
+            }
+            if constraint.isEmpty {
+                return .failure(PersistError(.invalidModel, "Entity \(name) has an empty uniqueness constraint", entity: name))
+            }
+        }
+        let entity = EntityDescription(name: name, objectClass: objectClass, isClassBacked: true,
+                                       attributes: attributes, valueTypes: valueTypes,
+                                       uniquenessConstraints: constraints)
+        let realProbe = objectClass.init(entity: entity, insertInto: nil)
+        entity.installProbe(realProbe)
+        return .success(entity)
+    }
+}
+
+/// The per-process cache of reflected entities, keyed by class.
+private final class ReflectionCache: @unchecked Sendable {
+    // @unchecked Sendable: `entities` is only read and written while holding `lock`.
+    private let lock = NSLock()
+    private var entities: [ObjectIdentifier: Result<EntityDescription, PersistError>] = [:]
+
+    func entity(for objectClass: ManagedObject.Type,
+                make: () -> Result<EntityDescription, PersistError>) -> Result<EntityDescription, PersistError> {
+        let key = ObjectIdentifier(objectClass)
+        lock.lock()
+        if let cached = entities[key] {
+            lock.unlock()
+            return cached
+        }
+        lock.unlock()
+        // Reflecting runs user code (property initializers): not under the lock.
+        let made = make()
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = entities[key] { return cached }
+        entities[key] = made
+        return made
+    }
+}
+
+/// Which entity and attribute names SQLite and PersistKit can take.
+enum ModelNames {
+    static func problem(withEntityName name: String) -> String? {
+        if name.isEmpty { return "An entity name cannot be empty" }
+        if name.lowercased().hasPrefix("sqlite_") { return "Entity name \(name) is reserved by SQLite (names starting with sqlite_)" }
+        if name.hasPrefix("_") { return "Entity name \(name) is reserved: names starting with _ are PersistKit's" }
+        if name.unicodeScalars.contains(where: { $0.value == 0 || $0 == "\"" }) {
+            return "Entity name \(name) contains a character SQLite cannot take in a name"
+        }
+        return nil
+    }
+
+    static func problem(withAttributeName name: String) -> String? {
+        if name.isEmpty { return "An attribute name cannot be empty" }
+        if name.hasPrefix("_") { return "Attribute name \(name) is reserved: names starting with _ are PersistKit's" }
+        if name.unicodeScalars.contains(where: { $0.value == 0 || $0 == "\"" }) {
+            return "Attribute name \(name) contains a character SQLite cannot take in a name"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// The JSON form of a model: what ``ManagedObjectModel/document`` writes and
+/// ``ManagedObjectModel/init(document:)`` reads.
+struct ModelDocument: Codable {
+    static let currentFormatVersion = 1
+
+    struct Entity: Codable {
+        var name: String
+        var attributes: [Attribute]
+        var relationships: [Relationship]
+        var uniquenessConstraints: [[String]]
+    }
+
+    struct Attribute: Codable {
+        var name: String
+        var type: AttributeType
+        var optional: Bool
+        var defaultValue: StoredValue?
+    }
+
+    /// Room for relationships (a later model version): a to-one is a column, a to-many a query.
+    struct Relationship: Codable {
+        var name: String
+        var destination: String
+        var toMany: Bool
+        var inverse: String?
+        var deleteRule: String
+    }
+
+    /// A stored value, tagged with its storage class so documents round-trip exactly.
+    enum StoredValue: Codable, Equatable {
+        case integer(Int64)
+        case real(Double)
+        case text(String)
+        case blob(String)
+        case null
+
+        init(_ value: SQLValue) {
+            switch value {
+            case .integer(let v): self = .integer(v)
+            case .real(let v): self = .real(v)
+            case .text(let v): self = .text(v)
+            case .blob(let v): self = .blob(v.base64EncodedString())
+            case .null: self = .null
+            }
+        }
+
+        var sqlValue: SQLValue? {
+            switch self {
+            case .integer(let v): return .integer(v)
+            case .real(let v): return .real(v)
+            case .text(let v): return .text(v)
+            case .blob(let v): return Data(base64Encoded: v).map { .blob($0) }
+            case .null: return .null
+            }
+        }
+    }
+
+    var formatVersion: Int
+    var entities: [Entity]
+
+    init(_ model: ManagedObjectModel) {
+        formatVersion = Self.currentFormatVersion
+        entities = model.entities.map { entity in
+            Entity(name: entity.name,
+                   attributes: entity.attributes.map {
+                       Attribute(name: $0.name, type: $0.type, optional: $0.isOptional,
+                                 defaultValue: $0.defaultValue.map(StoredValue.init))
+                   },
+                   relationships: [],
+                   uniquenessConstraints: entity.uniquenessConstraints)
+        }
+    }
+
+    func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // Encoding plain structs of strings, numbers and arrays cannot fail; an empty document
+        // would be caught by any reader.
+        return (try? encoder.encode(self)) ?? Data()
+    }
+}
+
+extension ModelDocument.Entity {
+    func makeEntity() throws -> EntityDescription {
+        if let problem = ModelNames.problem(withEntityName: name) {
+            throw PersistError(.invalidModel, problem, entity: name)
+        }
+        var seen = Set<String>()
+        var descriptions: [AttributeDescription] = []
+        for attribute in attributes {
+            if let problem = ModelNames.problem(withAttributeName: attribute.name) {
+                throw PersistError(.invalidModel, problem, entity: name, attribute: attribute.name)
+            }
+            guard seen.insert(attribute.name.lowercased()).inserted else {
+                throw PersistError(.invalidModel, "Entity \(name) has two attributes named \(attribute.name)",
+                                   entity: name, attribute: attribute.name)
+            }
+            var defaultValue: SQLValue?
+            if let stored = attribute.defaultValue {
+                guard let value = stored.sqlValue else {
+                    throw PersistError(.invalidModel, "The default value of \(name).\(attribute.name) is not valid base64",
+                                       entity: name, attribute: attribute.name)
+                }
+                defaultValue = value
+            }
+            descriptions.append(AttributeDescription(
+                name: attribute.name, type: attribute.type, isOptional: attribute.optional,
+                defaultValue: defaultValue, index: descriptions.count, valueTypeName: attribute.type.rawValue))
+        }
+        for constraint in uniquenessConstraints {
+            for key in constraint where !seen.contains(key.lowercased()) {
+                throw PersistError(.invalidModel, "Uniqueness constraint of \(name) names \(key), which is not an attribute",
+                                   entity: name, attribute: key)
+            }
+        }
+        return EntityDescription(name: name, objectClass: ManagedObject.self, isClassBacked: false,
+                                 attributes: descriptions, valueTypes: descriptions.map { _ in nil },
+                                 uniquenessConstraints: uniquenessConstraints)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Declares a persistent attribute of a ``ManagedObject`` subclass.
+///
+/// ```swift
+/// final class TaskItem: ManagedObject {
+///     @Attribute var name: String              // required: must be set before save
+///     @Attribute var notes: String?            // optional
+///     @Attribute var isComplete = false        // default false
+///     @Attribute var priority: Priority = .normal
+/// }
+/// ```
+///
+/// Reads and writes go to the object's storage (one slot per attribute); a write that changes
+/// the value is tracked by the object's context, a write of an equal value changes nothing.
+@propertyWrapper
+public struct Attribute<Value: AttributeValue> {
+    /// The declared initial value (the attribute's default), if any.
+    let initialValue: Value?
+    /// Set on the entity's probe object only, to find which wrapper a storage key path names.
+    var probeMark = false
+
+    /// An attribute with an initial value, which is its default.
+    public init(wrappedValue: Value) {
+        initialValue = wrappedValue
+    }
+
+    /// An attribute without an initial value. Optional attributes start as nil; other ones are
+    /// required (a save fails until they are set) and read as their type's placeholder (`""`,
+    /// `0`, `false`...) until then. Types without a placeholder (enums, `Codable` values) must
+    /// declare an initial value: the model rejects them otherwise.
+    public init() {
+        initialValue = nil
+    }
+
+    /// Attributes live in their object's storage; this accessor is never used.
+    @available(*, unavailable, message: "@Attribute can only be used in ManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { Attribute.unsetValue(initialValue) }
+        // swiftlint:disable:next unused_setter_value
+        set { _ = newValue }
+    }
+
+    /// Reads and writes the attribute through its object's storage.
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Attribute<Value>>
+    ) -> Value {
+        get {
+            let slot = object.entity.slot(for: storageKeyPath)
+            guard slot >= 0, slot < object.storage.count else {
+                return unsetValue(object[keyPath: storageKeyPath].initialValue)
+            }
+            if object.isProbe { object.probedSlot = slot }
+            return Value(storedValue: object.storage[slot]) ?? unsetValue(object[keyPath: storageKeyPath].initialValue)
+        }
+        set {
+            let slot = object.entity.slot(for: storageKeyPath)
+            guard slot >= 0, slot < object.storage.count else { return }
+            do {
+                object.setStoredValue(try newValue.makeStoredValue(), at: slot)
+            } catch {
+                object.recordEncodingProblem(at: slot, error)
+            }
+        }
+    }
+
+    /// What an attribute reads as while it holds no value: its initial value, else its type's
+    /// placeholder. Only a programming error reaches the end: a model with a required
+    /// attribute of a type without placeholder is rejected when the model is created.
+    static func unsetValue(_ initialValue: Value?) -> Value {
+        if let initialValue { return initialValue }
+        if let placeholder = (Value.self as? any PlaceholderAttributeValue.Type)?.attributePlaceholder as? Value {
+            return placeholder
+        }
+        for candidate: SQLValue in [.integer(0), .real(0), .text(""), .text("{}"), .text("[]"), .blob(Data())] {
+            if let value = Value(storedValue: candidate) { return value }
+        }
+        preconditionFailure("An @Attribute of type \(Value.self) was read before it was set, and it has no initial value: declare one")
+    }
+}
+
+/// What the model needs to know of an `@Attribute` found by reflection.
+protocol AttributeWrapper {
+    static var valueType: any AttributeValue.Type { get }
+    var hasInitialValue: Bool { get }
+    var probeMark: Bool { get set }
+    func initialStoredValue() throws -> SQLValue
+}
+
+extension Attribute: AttributeWrapper {
+    static var valueType: any AttributeValue.Type { Value.self }
+    var hasInitialValue: Bool { initialValue != nil }
+    func initialStoredValue() throws -> SQLValue { try initialValue?.makeStoredValue() ?? .null }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// The base class of every persistent object.
+///
+/// Subclass it and declare attributes with ``Attribute``:
+///
+/// ```swift
+/// final class TaskItem: ManagedObject {
+///     override class var entityName: String { "Task" }
+///     @Attribute var name: String
+///     @Attribute var isComplete = false
+/// }
+/// let task = TaskItem(context: context)   // inserted, with a temporary ObjectID
+/// task.name = "Buy milk"
+/// try context.save()                      // now permanent
+/// ```
+///
+/// A managed object is not `Sendable`: it belongs to its context. Pass its ``objectID``
+/// between threads instead.
+open class ManagedObject {
+    /// The object's entity.
+    public let entity: EntityDescription
+    /// The object's identity: temporary until its first save, permanent after.
+    public internal(set) var objectID: ObjectID
+    /// The context the object belongs to; nil once it is removed from its context (after
+    /// `reset()`, or after its deletion is saved).
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Current values, one slot per attribute, in SQLite's representation.
+    final var storage: ContiguousArray<SQLValue>
+    /// Values as last saved or fetched; set when the object is first changed after that.
+    final var committedStorage: ContiguousArray<SQLValue>?
+    /// The row's version column as last read or written (for conflict detection).
+    final var version: Int64 = 0
+    final var isProbe = false
+    final var probedSlot = -1
+    /// Values that could not be encoded when set (a Codable that failed): reported at save.
+    final var encodingProblems: [Int: String]?
+    final var insertedFlag = false
+    final var deletedFlag = false
+
+    /// Creates an object of `entity` and inserts it into `context` if one is given.
+    ///
+    /// Subclasses that declare their own designated initializers must also implement this one:
+    /// PersistKit uses it to make objects for fetched rows.
+    public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+        self.entity = entity
+        storage = entity.initialStorage
+        objectID = ObjectID(entityName: entity.name, storeIdentifier: "", key: 0, isTemporary: true)
+        if let context {
+            context.insert(self)
+        }
+    }
+
+    /// Creates an object of this class's entity and inserts it into `context`.
+    ///
+    /// The class must be an entity of the context's model, else the next save throws.
+    public convenience init(context: ManagedObjectContext) {
+        let entity: EntityDescription
+        switch EntityReflection.entity(for: Self.self) {
+        case .success(let described): entity = context.model.entity(for: Self.self) ?? described
+        case .failure(let error): entity = ManagedObject.invalidEntity(for: Self.self, error)
+        }
+        self.init(entity: entity, insertInto: context)
+    }
+
+    /// The name of this class's entity. Override it to name the entity yourself (a class
+    /// `TaskItem` for the entity "Task").
+    open class var entityName: String {
+        String(describing: self)
+    }
+
+    /// Sets of attribute names whose values must be unique together among all objects of the
+    /// entity, saved or pending. Override to declare them: `[["email"]]`.
+    open class var uniquenessConstraints: [[String]] { [] }
+
+    /// Called once when the object is inserted into a context: set initial values here
+    /// (a creation date, say). Changes made here are part of the insert.
+    open func awakeFromInsert() {}
+
+    /// Called before a save for each inserted or updated object: throw a ``PersistError``
+    /// with code `.validation` to refuse the save. Every object's problems are gathered into
+    /// one error.
+    open func validateForSave() throws {}
+
+    // MARK: State
+
+    /// Whether the object was inserted and not yet saved.
+    public var isInserted: Bool { insertedFlag }
+    /// Whether the object was deleted: pending in its context, saved, or deleted by another
+    /// context or process. A deleted object keeps its last values.
+    public var isDeleted: Bool { deletedFlag }
+    /// Whether the object has saved values that were changed and not yet saved.
+    public var isUpdated: Bool {
+        guard !insertedFlag, !deletedFlag, let committed = committedStorage else { return false }
+        return !SQLValue.identical(committed, storage)
+    }
+    /// Whether the object is inserted, updated or deleted and not yet saved.
+    public var hasChanges: Bool {
+        guard managedObjectContext != nil else { return false }
+        return insertedFlag || isUpdated || (deletedFlag && managedObjectContext?.isPendingDeletion(self) == true)
+    }
+
+    /// The changed attributes and their new values (nil for an attribute set to nil).
+    public func changedValues() -> [String: Any?] {
+        var result: [String: Any?] = [:]
+        if insertedFlag {
+            for attribute in entity.attributes where !storage[attribute.index].isNull {
+                result[attribute.name] = decodedValue(at: attribute.index)
+            }
+            return result
+        }
+        guard let committed = committedStorage else { return [:] }
+        for attribute in entity.attributes where !SQLValue.identical(committed[attribute.index], storage[attribute.index]) {
+            result[attribute.name] = decodedValue(at: attribute.index)
+        }
+        return result
+    }
+
+    /// The values as last saved or fetched (nil for an attribute that was nil), for `keys`
+    /// or for every attribute.
+    public func committedValues(forKeys keys: [String]? = nil) -> [String: Any?] {
+        guard !insertedFlag || committedStorage != nil else { return [:] }
+        let source = committedStorage ?? storage
+        var result: [String: Any?] = [:]
+        for attribute in entity.attributes where keys?.contains(attribute.name) ?? true {
+            result[attribute.name] = decodedValue(at: attribute.index, in: source)
+        }
+        return result
+    }
+
+    // MARK: Storage
+
+    /// Sets a slot; an identical value changes nothing, a different one is tracked.
+    @inline(__always)
+    final func setStoredValue(_ value: SQLValue, at slot: Int) {
+        if SQLValue.identical(storage[slot], value) { return }
+        if let context = managedObjectContext {
+            context.objectWillChange(self, slot: slot)
+        }
+        storage[slot] = value
+        if encodingProblems != nil { encodingProblems?[slot] = nil }
+    }
+
+    final func recordEncodingProblem(at slot: Int, _ error: Error) {
+        if encodingProblems == nil { encodingProblems = [:] }
+        encodingProblems?[slot] = "\(error)"
+    }
+
+    /// The Swift value of a slot, for the key-value API.
+    final func decodedValue(at slot: Int, in source: ContiguousArray<SQLValue>? = nil) -> Any? {
+        let stored = (source ?? storage)[slot]
+        if slot < entity.valueTypes.count, let valueType = entity.valueTypes[slot] {
+            if stored.isNull { return nil }
+            return valueType.init(storedValue: stored)
+        }
+        return ModelValueCoding.value(from: stored, type: entity.attributes[slot].type)
+    }
+
+    private static func invalidEntity(for objectClass: ManagedObject.Type, _ error: PersistError) -> EntityDescription {
+        EntityDescription(name: objectClass.entityName, objectClass: objectClass, isClassBacked: true,
+                          attributes: [], valueTypes: [], uniquenessConstraints: [])
+    }
+}
+
+extension ManagedObject: CustomStringConvertible {
+    /// The entity, the object ID and the attribute values.
+    public var description: String {
+        let values = entity.attributes.map { "\($0.name): \(storage.indices.contains($0.index) ? storage[$0.index].description : "?")" }
+        return "<\(entity.name) \(objectID)\(deletedFlag ? " deleted" : "")> { " + values.joined(separator: ", ") + " }"
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The identity of a managed object: its entity, its store, and its primary key (or, before its
+/// first save, a temporary number).
+///
+/// `ObjectID` is `Sendable`: pass it between threads and actors, then ask each context for its
+/// own instance with ``ManagedObjectContext/object(with:)``.
+///
+/// ```swift
+/// let id = task.objectID                 // persistkit://<store>/Task/p12
+/// let same = try otherContext.existingObject(with: id)
+/// ```
+public struct ObjectID: Sendable, Hashable, Codable {
+    /// The name of the object's entity.
+    public let entityName: String
+    /// The UUID of the store the object lives in.
+    public let storeIdentifier: String
+    /// The primary key (permanent) or the temporary number (temporary).
+    let key: Int64
+    /// Whether the ID is temporary: the object has not been saved yet.
+    public let isTemporary: Bool
+
+    init(entityName: String, storeIdentifier: String, key: Int64, isTemporary: Bool) {
+        self.entityName = entityName
+        self.storeIdentifier = storeIdentifier
+        self.key = key
+        self.isTemporary = isTemporary
+    }
+
+    /// The primary key of a saved object, or nil for a temporary ID.
+    public var primaryKey: Int64? { isTemporary ? nil : key }
+
+    /// A stable URI form: `persistkit://STORE/ENTITY/p12` (permanent) or `.../t3` (temporary).
+    public var uriRepresentation: URL {
+        var components = URLComponents()
+        components.scheme = "persistkit"
+        components.host = storeIdentifier
+        components.path = "/" + entityName + "/" + (isTemporary ? "t" : "p") + String(key)
+        return components.url ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Parses a URI made by ``uriRepresentation``; nil when the URI is not one.
+    public init?(uriRepresentation uri: URL) {
+        guard uri.scheme == "persistkit", let host = uri.host, !host.isEmpty else { return nil }
+        let parts = uri.path.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count == 2, let last = parts.last, let kind = last.first,
+              kind == "p" || kind == "t", let key = Int64(last.dropFirst()) else { return nil }
+        self.init(entityName: String(parts[0]), storeIdentifier: host, key: key, isTemporary: kind == "t")
+    }
+}
+
+extension ObjectID: CustomStringConvertible {
+    /// The URI form, as text.
+    public var description: String { uriRepresentation.absoluteString }
+}

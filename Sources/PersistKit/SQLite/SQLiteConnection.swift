@@ -1,0 +1,187 @@
+import CSQLite
+import Foundation
+
+/// One SQLite database connection: open, validated, configured, with a prepared-statement cache.
+///
+/// A connection is not `Sendable`: the store that owns it serializes every use behind its lock.
+final class SQLiteConnection {
+    /// How a connection syncs to disk and waits for locks.
+    struct Configuration: Sendable {
+        /// `PRAGMA synchronous`: `FULL` (the default) survives power loss; `NORMAL` is faster in WAL.
+        var synchronous: SynchronousMode = .full
+        /// How long to wait for another connection's lock before failing with "database is locked".
+        var busyTimeout: TimeInterval = 5
+        /// Open the file read-only.
+        var readOnly = false
+    }
+
+    let handle: OpaquePointer
+    let path: String
+    private var statements: [String: SQLiteStatement] = [:]
+    private(set) var isInTransaction = false
+
+    /// Opens (and creates, unless read-only) the database at `path`, or an in-memory database
+    /// for `":memory:"`, and checks at once that the file really is a database.
+    init(path: String, configuration: Configuration) throws {
+        var db: OpaquePointer?
+        let flags = (configuration.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let opened = db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteConnection.openError(path: path, code: rc, message: message)
+        }
+        handle = opened
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Int32(max(0, min(configuration.busyTimeout * 1000, Double(Int32.max)))))
+        do {
+            // Reading the schema fails with SQLITE_NOTADB on a garbage file: find out now, not later.
+            try execute("SELECT count(*) FROM sqlite_master")
+            TextFunctions.register(on: handle)
+        } catch {
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    private static func openError(path: String, code: Int32, message: String) -> PersistError {
+        let primary = code & 0xFF
+        if primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT {
+            return PersistError(.notADatabase, "\(path) is not a database: \(message)", sqliteCode: code)
+        }
+        return PersistError(.cannotOpenStore, "Cannot open \(path): \(message)", sqliteCode: code)
+    }
+
+    /// Applies journal mode and synchronous settings; done after the store checked the file,
+    /// because switching to WAL writes to the file.
+    func configureForWriting(_ configuration: Configuration) throws {
+        if path != ":memory:" && !path.isEmpty {
+            let mode = try singleText("PRAGMA journal_mode=WAL")
+            if mode?.lowercased() != "wal" {
+                throw PersistError(.cannotOpenStore, "Cannot switch \(path) to WAL journal mode (got \(mode ?? "nothing"))")
+            }
+        }
+        try execute("PRAGMA synchronous=\(configuration.synchronous.rawValue)")
+    }
+
+    /// Runs one or more statements that return no rows we need.
+    func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errorMessage)
+            throw SQLiteConnection.error(code: rc, message: message, sql: sql)
+        }
+    }
+
+    /// The first column of the first row as text, for pragmas.
+    func singleText(_ sql: String) throws -> String? {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return statement.isNull(at: 0) ? nil : statement.string(at: 0)
+    }
+
+    /// The first column of the first row as an integer.
+    func singleInt(_ sql: String, _ values: [SQLValue] = []) throws -> Int64? {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        guard try statement.step() else { return nil }
+        return statement.isNull(at: 0) ? nil : statement.int64(at: 0)
+    }
+
+    /// A new prepared statement, not cached.
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, 0, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            throw SQLiteConnection.error(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        }
+        return SQLiteStatement(handle: stmt, connection: self, sql: sql)
+    }
+
+    /// The cached prepared statement for `sql`, reset and with bindings cleared.
+    func cachedStatement(_ sql: String) throws -> SQLiteStatement {
+        if let statement = statements[sql] {
+            statement.reset()
+            return statement
+        }
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            throw SQLiteConnection.error(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        }
+        let statement = SQLiteStatement(handle: stmt, connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Drops every cached statement (after a schema change).
+    func clearStatementCache() {
+        statements.removeAll()
+    }
+
+    /// Runs `body` in a transaction that takes the write lock up front (`BEGIN IMMEDIATE`),
+    /// committing if it returns and rolling back if it throws.
+    func inImmediateTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        isInTransaction = true
+        defer { isInTransaction = false }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        do {
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        return result
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The rowid of the last INSERT.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Builds the error for a failed SQLite call, with its extended code, message and SQL.
+    static func error(code: Int32, message: String, sql: String?) -> PersistError {
+        let primary = code & 0xFF
+        switch primary {
+        case SQLITE_NOTADB, SQLITE_CORRUPT:
+            return PersistError(.notADatabase, "Not a database, or a damaged one: \(message)", sql: sql, sqliteCode: code)
+        case SQLITE_CONSTRAINT:
+            return PersistError(.constraintViolation, "Constraint failed: \(message)", sql: sql, sqliteCode: code)
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return PersistError(.cannotOpenStore, "The database is locked by another connection: \(message)", sql: sql, sqliteCode: code)
+        case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM:
+            return PersistError(.cannotOpenStore, "Cannot write the database: \(message)", sql: sql, sqliteCode: code)
+        default:
+            return PersistError(.sqlite, "SQLite error: \(message)", sql: sql, sqliteCode: code)
+        }
+    }
+}
+
+/// `PRAGMA synchronous` settings.
+public enum SynchronousMode: String, Sendable {
+    /// Sync at every commit and checkpoint: durable across power loss.
+    case full = "FULL"
+    /// In WAL mode, sync at checkpoints only: durable across application crashes.
+    case normal = "NORMAL"
+    /// Never sync.
+    case off = "OFF"
+}

@@ -1,0 +1,88 @@
+import Foundation
+import PersistKit
+
+/// One thing to do: a name, optional notes, an optional due date and a done/not-done state.
+///
+/// The class is `TaskItem` but its entity is named "Task": a public class named `Task` would
+/// shadow Swift Concurrency's `Task` in every module that imports TaskModel.
+///
+/// ```swift
+/// let store = try TaskStore(container: container)
+/// let task = try store.add(name: "Buy milk", notes: nil, due: nil)
+/// task.reference      // "#1"
+/// ```
+///
+/// Change tasks through ``TaskStore``, which validates, normalizes and saves every change.
+public final class TaskItem: ManagedObject {
+    /// The entity's name in the model and the store: "Task".
+    override public class var entityName: String { "Task" }
+
+    /// What to do: required, one line, without leading or trailing whitespace.
+    @Attribute public var name: String
+    /// Free text about the task; nil when there is none.
+    @Attribute public var notes: String?
+    /// When the task is due (the start of the day for dates entered as days); nil for none.
+    @Attribute public var due: Date?
+    /// Whether the task is done.
+    @Attribute public var isComplete = false
+    /// When the task was created, to the millisecond; set when it is inserted.
+    @Attribute public var createdAt = Date(timeIntervalSince1970: 0)
+
+    /// Records the creation time, rounded to the millisecond so that an export (which writes
+    /// milliseconds) gives it back exactly.
+    override public func awakeFromInsert() {
+        createdAt = TaskDateCoding.normalized(Date())
+    }
+
+    /// Refuses to save a task whose name is empty, spans lines, or is not trimmed.
+    ///
+    /// - Throws: ``PersistKit/PersistError`` with code `.validation`, entity "Task" and
+    ///   attribute "name".
+    override public func validateForSave() throws {
+        try TaskItem.validate(name: name)
+    }
+
+    /// The task's stable reference, its primary key (`12` for `#12`); nil before its first save.
+    public var referenceNumber: Int64? { objectID.primaryKey }
+
+    /// The reference as people write it, `#12`; `#?` before the task's first save.
+    public var reference: String {
+        referenceNumber.map { "#\($0)" } ?? "#?"
+    }
+
+    /// The first line of the notes, nil when there are no notes or the first line is blank.
+    public var notesFirstLine: String? {
+        guard let notes else { return nil }
+        let line = notes.split(whereSeparator: \.isNewline).first.map(String.init)?
+            .trimmingCharacters(in: .whitespaces) ?? ""
+        return line.isEmpty ? nil : line
+    }
+
+    /// How the due date stands today: overdue, today, tomorrow or later; nil for a task that is
+    /// complete or has no due date.
+    ///
+    /// ```swift
+    /// if task.dueStatus() == .overdue { ... }
+    /// ```
+    public func dueStatus(now: Date = Date(), calendar: Calendar = .current) -> DueStatus? {
+        guard !isComplete, let due else { return nil }
+        return DueStatus(due: due, now: now, calendar: calendar)
+    }
+
+    /// Checks a name as a task's name must be: not empty, one line, trimmed.
+    ///
+    /// - Throws: ``PersistKit/PersistError`` with code `.validation` naming the attribute and the
+    ///   problem.
+    public static func validate(name: String) throws {
+        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw PersistError(.validation, "a task's name cannot be empty", entity: entityName, attribute: "name")
+        }
+        if name.contains(where: \.isNewline) {
+            throw PersistError(.validation, "a task's name must be one line", entity: entityName, attribute: "name")
+        }
+        if name != name.trimmingCharacters(in: .whitespacesAndNewlines) {
+            throw PersistError(.validation, "a task's name cannot begin or end with spaces", entity: entityName,
+                               attribute: "name")
+        }
+    }
+}

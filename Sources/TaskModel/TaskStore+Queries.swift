@@ -1,0 +1,76 @@
+import Foundation
+import PersistKit
+
+extension TaskStore {
+    /// The tasks a filter and search select, in list order: incomplete before complete, each
+    /// by due date (undated last), then by creation.
+    ///
+    /// ```swift
+    /// let open = try store.tasks(.incomplete)
+    /// let found = try store.tasks(.all, matching: "ÉCLAIR")   // finds "Buy an éclair"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - filter: all tasks, only incomplete ones, or only completed ones.
+    ///   - text: text the name or the notes must contain, ignoring case and diacritics; nil
+    ///     or blank for no search.
+    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    public func tasks(_ filter: TaskFilter = .all, matching text: String? = nil) throws -> [TaskItem] {
+        try context.fetch(TaskStore.fetchRequest(filter, matching: text))
+    }
+
+    /// How many tasks a filter and search select.
+    ///
+    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    public func count(_ filter: TaskFilter = .all, matching text: String? = nil) throws -> Int {
+        try context.count(for: TaskStore.fetchRequest(filter, matching: text))
+    }
+
+    /// A results controller over the tasks a filter and search select, in sections
+    /// "Incomplete" then "Complete" (named "false" and "true" by the controller: see
+    /// ``TaskSection/init(resultsSectionName:)``), each ordered by due date with undated
+    /// tasks last, then by creation. Call `performFetch()` on it before use.
+    ///
+    /// ```swift
+    /// let results = store.resultsController(filter: .all)
+    /// try results.performFetch()
+    /// let token = results.observe { change in /* insertedRows, deletedRows, movedRows... */ }
+    /// ```
+    public func resultsController(filter: TaskFilter = .all, matching text: String? = nil) -> FetchedResultsController<TaskItem> {
+        FetchedResultsController(fetchRequest: TaskStore.fetchRequest(filter, matching: text), context: context,
+                                 sectionNameKeyPath: \TaskItem.isComplete)
+    }
+
+    /// The list order: incomplete first (false sorts before true), then by due date with
+    /// undated tasks last, then by creation (ties by reference, as PersistKit breaks them).
+    public static var listOrder: [SortDescriptor<TaskItem>] {
+        [SortDescriptor(\TaskItem.isComplete),
+         SortDescriptor(\TaskItem.due, nils: .last),
+         SortDescriptor(\TaskItem.createdAt)]
+    }
+
+    /// The predicate a filter and search make: nil when they select every task.
+    ///
+    /// The search is `name CONTAINS[cd] text OR notes CONTAINS[cd] text`.
+    public static func predicate(_ filter: TaskFilter, matching text: String?) -> Predicate<TaskItem>? {
+        var parts: [Predicate<TaskItem>] = []
+        switch filter {
+        case .all: break
+        case .incomplete: parts.append(\TaskItem.isComplete == false)
+        case .completed: parts.append(\TaskItem.isComplete == true)
+        }
+        if let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
+            let options: StringComparisonOptions = [.caseInsensitive, .diacriticInsensitive]
+            parts.append(Predicate<TaskItem>.contains(\.name, text, options: options)
+                         || Predicate<TaskItem>.contains(\.notes, text, options: options))
+        }
+        guard var predicate = parts.first else { return nil }
+        for part in parts.dropFirst() { predicate = predicate && part }
+        return predicate
+    }
+
+    /// The fetch request behind ``tasks(_:matching:)`` and ``resultsController(filter:matching:)``.
+    public static func fetchRequest(_ filter: TaskFilter, matching text: String?) -> FetchRequest<TaskItem> {
+        FetchRequest(predicate: predicate(filter, matching: text), sortBy: listOrder)
+    }
+}
