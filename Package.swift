@@ -6,6 +6,11 @@ let package = Package(
     name: "PersistKit",
     products: [
         .library(name: "PersistKit", targets: ["PersistKit"]),
+        .library(name: "TaskModel", targets: ["TaskModel"]),
+        .executable(name: "tasks", targets: ["tasks"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -17,9 +22,30 @@ let package = Package(
             name: "PersistKit",
             dependencies: ["CSQLite"]
         ),
+        .target(
+            name: "TaskModel",
+            dependencies: ["PersistKit"]
+        ),
+        .executableTarget(
+            name: "tasks",
+            dependencies: [
+                "TaskModel",
+                "PersistKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "PersistKitTests",
             dependencies: ["PersistKit"]
+        ),
+        .testTarget(
+            name: "TaskModelTests",
+            dependencies: ["TaskModel", "PersistKit"]
+        ),
+        // Depends on `tasks` so that the binary is built before the tests that run it.
+        .testTarget(
+            name: "TasksCLITests",
+            dependencies: ["tasks"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,10 @@
 #include <sqlite3.h>
 
+// sqlite3_db_config is variadic, which Swift cannot call: one wrapper per option used.
+static inline int persistkit_set_no_checkpoint_on_close(sqlite3 *db, int on) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, on, (int *)0);
+}
+
 // SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import.
 static inline sqlite3_destructor_type persistkit_sqlite_transient(void) {
     return SQLITE_TRANSIENT;

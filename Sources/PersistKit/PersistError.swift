@@ -61,6 +61,8 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
     public var sqliteCode: Int32?
     /// For validation errors: every problem found, one sentence each.
     public var problems: [String]
+    /// The store file involved, if any.
+    public var store: String?
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, entity: String? = nil, attribute: String? = nil,
@@ -74,6 +76,7 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         self.sql = sql
         self.sqliteCode = sqliteCode
         self.problems = problems
+        store = nil
     }
 
     /// The message followed by everything known about where the problem is.
@@ -83,6 +86,7 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         if let entity { context.append("entity: \(entity)") }
         if let attribute { context.append("attribute: \(attribute)") }
         if !objectIDs.isEmpty { context.append("objects: " + objectIDs.map(\.description).joined(separator: ", ")) }
+        if let store { context.append("store: \(store)") }
         if let sqliteCode { context.append("SQLite code: \(sqliteCode)") }
         if let sql { context.append("SQL: \(sql)") }
         if !context.isEmpty { text += " (" + context.joined(separator: "; ") + ")" }

@@ -20,7 +20,7 @@ public final class TaskStore {
     /// The context the store's tasks belong to.
     public let context: ManagedObjectContext
     /// Whether this store was new when opened here and example tasks were added to it.
-    public private(set) var didStageSampleData = false
+    public internal(set) var didStageSampleData = false
 
     /// The model TaskModel's stores are made with: the "Task" entity, and the store's own
     /// one-row "StoreInfo" record.
@@ -117,7 +117,8 @@ public final class TaskStore {
 
     /// Removes several tasks in one save: all of them, or (when it throws) none.
     ///
-    /// - Throws: as ``remove(_:)-(TaskItem)``.
+    /// - Throws: ``PersistKit/PersistError`` `.invalidObject` for a task of another store or an
+    ///   already deleted one, or any save error; nothing is removed then.
     public func remove(_ tasks: [TaskItem]) throws {
         for task in tasks { try checkOwned(task) }
         try saving {

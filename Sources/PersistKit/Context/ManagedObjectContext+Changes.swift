@@ -16,7 +16,9 @@ extension ManagedObjectContext {
         notice.invalidatedAll = unprocessedInvalidatedAll
         notice.inserted = unprocessedInserted.values.sorted { $0.objectID.key < $1.objectID.key }
         notice.deleted = Array(unprocessedDeleted.values)
-        notice.updated = unprocessedUpdated.values.compactMap { entry in
+        // An object is reported once: an insertion or deletion in the same notice covers its updates.
+        notice.updated = unprocessedUpdated.filter { unprocessedInserted[$0.key] == nil && unprocessedDeleted[$0.key] == nil }
+            .values.compactMap { entry in
             let keys = Set(entry.slots.compactMap { $0 < entry.object.entity.attributes.count ? entry.object.entity.attributes[$0].name : nil })
             return keys.isEmpty ? nil : (entry.object, keys)
         }
@@ -77,12 +79,13 @@ extension ManagedObjectContext {
         object.deletedFlag = true
         deleted[id] = nil
         unprocessedUpdated[id] = nil
+        // It stays linked to this context: changes made to it, before or after, make the next
+        // save fail with a conflict instead of vanishing.
         if object.isChangedSinceRead {
-            // Kept so that saving its changes fails with a conflict instead of losing them quietly.
             changed[id] = object
         } else {
             changed[id] = nil
-            object.managedObjectContext = nil
+            object.committedStorage = nil
         }
         unprocessedDeleted[id] = object
     }
@@ -125,7 +128,9 @@ extension ManagedObjectContext {
                 object.managedObjectContext = nil   // deleted elsewhere: nothing to return to
                 continue
             }
-            if !slots.isEmpty && unprocessedDeleted[id] == nil {
+            // Queued even when a deletion is pending: the rollback below cancels that deletion
+            // too, and observers placed the object by the values it is leaving.
+            if !slots.isEmpty {
                 if unprocessedUpdated[id] != nil {
                     unprocessedUpdated[id]?.slots.formUnion(slots)
                 } else {
@@ -133,13 +138,32 @@ extension ManagedObjectContext {
                 }
             }
         }
+        // Another context may have saved newer values while these had local changes: read the
+        // reverted objects again, so they show what the store holds now.
+        var reverted: [ObjectIdentifier: (EntityDescription, Set<Int64>)] = [:]
+        for object in changed.values where !object.deletedFlag || deleted[ObjectIdentifier(object)] != nil {
+            reverted[ObjectIdentifier(object.entity), default: (object.entity, [])].1.insert(object.objectID.key)
+        }
         changed.removeAll()
         for object in deleted.values {
             let id = ObjectIdentifier(object)
             object.deletedFlag = false
             if unprocessedDeleted.removeValue(forKey: id) == nil { unprocessedInserted[id] = object }
+            reverted[ObjectIdentifier(object.entity), default: (object.entity, [])].1.insert(object.objectID.key)
         }
         deleted.removeAll()
+        for (entity, keys) in reverted.values {
+            for key in keys { registered[ObjectIdentifier(entity)]?.byKey[key]?.version = -1 }
+            let found = (try? readObjects(entity: entity, keys: keys.sorted())) ?? []
+            // Gone from the store meanwhile: deleted elsewhere.
+            let present = Set(found.map(\.objectID.key))
+            for key in keys where !present.contains(key) {
+                if let object = registered[ObjectIdentifier(entity)]?.byKey.removeValue(forKey: key) {
+                    unprocessedInserted[ObjectIdentifier(object)] = nil
+                    markDeletedElsewhere(object)
+                }
+            }
+        }
         processPendingChanges()
     }
 

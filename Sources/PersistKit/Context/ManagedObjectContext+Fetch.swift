@@ -199,8 +199,14 @@ extension ManagedObjectContext {
             let key = statement.int64(at: 0)
             let version = statement.int64(at: 1)
             if let object = objects.byKey[key] {
-                if object.version != version, object.committedStorage == nil, !object.deletedFlag {
+                // Newer in the store and no real local change (a value set back to what was
+                // read is none): take the store's values.
+                if object.version != version, !object.deletedFlag, !object.isChangedSinceRead {
                     let storage = try reader.readStorage(statement, key: key)
+                    if object.committedStorage != nil {
+                        object.committedStorage = nil
+                        changed[ObjectIdentifier(object)] = nil
+                    }
                     noteRefreshed(object, newStorage: storage)
                     object.version = version
                 }

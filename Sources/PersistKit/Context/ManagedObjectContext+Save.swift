@@ -13,7 +13,8 @@ extension ManagedObjectContext {
     public func save() throws {
         processPendingChanges()
         let inserts = insertedObjects
-        let updates = changed.values.filter { $0.isUpdated && !$0.deletedFlag }.sorted { $0.objectID.key < $1.objectID.key }
+        let updates = changed.values.filter { ($0.isUpdated || $0.encodingProblems?.isEmpty == false) && !$0.deletedFlag }
+            .sorted { $0.objectID.key < $1.objectID.key }
         let deletes = deletedObjects
         let deletedElsewhere = changed.values.filter { $0.deletedFlag && deleted[ObjectIdentifier($0)] == nil && $0.isChangedSinceRead }
         guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty || !deletedElsewhere.isEmpty else { return }
@@ -78,7 +79,10 @@ extension ManagedObjectContext {
             if !conflicts.isEmpty {
                 throw PersistError(.conflict,
                     "Another context or process changed or deleted \(conflicts.count == 1 ? "this object" : "these objects") since this context read \(conflicts.count == 1 ? "it" : "them"): "
-                    + conflicts.map { "\($0.entity.name) \($0.objectID.key) (keys changed here: \(changedKeyNames(of: $0).joined(separator: ", ")))" }.joined(separator: "; "),
+                    + conflicts.map { object in
+                        object.deletedFlag ? "\(object.entity.name) \(object.objectID.key) (deleted here)"
+                            : "\(object.entity.name) \(object.objectID.key) (keys changed here: \(changedKeyNames(of: object).joined(separator: ", ")))"
+                    }.joined(separator: "; "),
                     entity: conflicts.first?.entity.name, objectIDs: conflicts.map(\.objectID))
             }
             return change
@@ -110,6 +114,7 @@ extension ManagedObjectContext {
     private func validate(_ objects: [ManagedObject]) throws {
         var problems: [String] = []
         var involved: [ObjectID] = []
+        var ownErrors: [PersistError] = []
         for object in objects {
             let before = problems.count
             let entity = object.entity
@@ -131,6 +136,7 @@ extension ManagedObjectContext {
             do {
                 try object.validateForSave()
             } catch let error as PersistError {
+                ownErrors.append(error)
                 problems.append(contentsOf: error.problems.isEmpty ? [error.message] : error.problems)
             } catch {
                 problems.append("\(entity.name): \(error)")
@@ -138,6 +144,13 @@ extension ManagedObjectContext {
             if problems.count > before { involved.append(object.objectID) }
         }
         guard !problems.isEmpty else { return }
+        if problems.count == 1, let single = ownErrors.first, ownErrors.count == 1 {
+            var error = single
+            error.entity = error.entity ?? objects.first(where: { involved.contains($0.objectID) })?.entity.name
+            error.objectIDs = involved
+            if error.problems.isEmpty { error.problems = problems }
+            throw error
+        }
         let message = problems.count == 1 ? "Cannot save: " + problems[0]
             : "Cannot save: \(problems.count) validation problems"
         throw PersistError(.validation, message, entity: objects.first(where: { involved.contains($0.objectID) })?.entity.name,

@@ -67,7 +67,7 @@ public final class ManagedObjectContext {
     /// Whether anything was inserted, changed or deleted and not saved.
     public var hasChanges: Bool {
         if !insertedIDs.isEmpty || !deleted.isEmpty { return true }
-        return changed.values.contains { $0.isUpdated }
+        return changed.values.contains { $0.isUpdated || ($0.deletedFlag && $0.isChangedSinceRead) || $0.encodingProblems?.isEmpty == false }
     }
 
     /// Objects inserted and not yet saved, in insertion order.
@@ -138,7 +138,8 @@ public final class ManagedObjectContext {
     /// Called by an object before one of its slots changes to a different value.
     func objectWillChange(_ object: ManagedObject, slot: Int) {
         let id = ObjectIdentifier(object)
-        if object.deletedFlag { return }
+        // Deleted objects are tracked too: a rollback must know what it reverts, and saving
+        // changes to an object deleted elsewhere must fail, not vanish.
         if object.insertedFlag {
             // Changes before the insert is first reported are part of the insert.
             if unprocessedInserted[id] != nil { return }

@@ -20,8 +20,11 @@ struct RowReader {
         }
         optional = entity.attributes.map(\.isOptional)
         checkDecoding = entity.attributes.map { attribute in
-            attribute.type.needsDecodingCheck && attribute.index < entity.valueTypes.count
-                && entity.valueTypes[attribute.index] != nil
+            guard attribute.index < entity.valueTypes.count, let valueType = entity.valueTypes[attribute.index] else {
+                return false
+            }
+            // Enums (a raw value that may name no case) and JSON, UUIDs, narrow integers.
+            return attribute.type.needsDecodingCheck || !PlainAttributeTypes.isPlain(valueType)
         }
     }
 

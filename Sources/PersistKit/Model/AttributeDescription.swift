@@ -20,12 +20,14 @@ public struct AttributeDescription: Sendable, Hashable {
     /// placeholder and fails validation if still unset at save).
     var initialStoredValue: SQLValue { defaultValue ?? .null }
 
+    /// Whether two descriptions describe the same attribute, default included.
     public static func == (lhs: AttributeDescription, rhs: AttributeDescription) -> Bool {
         lhs.name == rhs.name && lhs.type == rhs.type && lhs.isOptional == rhs.isOptional
             && lhs.index == rhs.index && SQLValue.identical(lhs.defaultValue ?? .null, rhs.defaultValue ?? .null)
             && (lhs.defaultValue == nil) == (rhs.defaultValue == nil)
     }
 
+    /// Hashes the name, type and index.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(type)

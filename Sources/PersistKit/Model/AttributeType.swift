@@ -1,7 +1,8 @@
 /// The declared type of an attribute, as the model document names it.
 ///
 /// Each type has one SQLite storage class: integers and booleans are `INTEGER`, `double`,
-/// `float` and `date` are `REAL` (dates as seconds since 1970), `string`, `uri` and `json` are
+/// `float` and `date` are `REAL` (dates as seconds since 2001-01-01, Foundation's reference
+/// date, which round-trips exactly), `string`, `uri` and `json` are
 /// `TEXT`, `binary` and `uuid` are `BLOB` (a UUID as its 16 bytes).
 public enum AttributeType: String, Sendable, Codable, CaseIterable {
     /// `Bool`, stored as 0 or 1.
@@ -20,7 +21,7 @@ public enum AttributeType: String, Sendable, Codable, CaseIterable {
     case float
     /// `String`.
     case string
-    /// `Date`, stored as seconds since 1970.
+    /// `Date`, stored as seconds since 2001-01-01.
     case date
     /// `Data`.
     case binary
@@ -39,6 +40,13 @@ public enum AttributeType: String, Sendable, Codable, CaseIterable {
         case .string, .uri, .json: return "TEXT"
         case .binary, .uuid: return "BLOB"
         }
+    }
+
+    /// The type declared in `CREATE TABLE`. Real-valued columns declare none: SQLite's REAL
+    /// affinity writes whole-number reals as integers, which turns -0.0 into 0.0; without
+    /// affinity the 8-byte value is kept exactly.
+    var declaredColumnType: String {
+        columnType == "REAL" ? "" : columnType
     }
 
     /// Whether a value read from the store has the storage class this type expects.

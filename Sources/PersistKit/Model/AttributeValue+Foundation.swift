@@ -123,16 +123,17 @@ extension Date: PlaceholderAttributeValue {
     public static var attributeType: AttributeType { .date }
     /// 1970-01-01.
     public static var attributePlaceholder: Date { Date(timeIntervalSince1970: 0) }
-    /// Seconds since 1970.
+    /// Seconds since 2001-01-01 (Foundation's reference date).
     public init?(storedValue: SQLValue) {
         switch storedValue {
-        case .real(let value): self = Date(timeIntervalSince1970: value)
-        case .integer(let value): self = Date(timeIntervalSince1970: Double(value))
+        case .real(let value): self = Date(timeIntervalSinceReferenceDate: value)
+        case .integer(let value): self = Date(timeIntervalSinceReferenceDate: Double(value))
         default: return nil
         }
     }
-    /// Seconds since 1970, as a real.
-    public func makeStoredValue() -> SQLValue { .real(timeIntervalSince1970) }
+    /// Seconds since 2001-01-01, as a real: exactly the `Double` a `Date` holds, so a date
+    /// reads back identical (converting to 1970-based seconds would round).
+    public func makeStoredValue() -> SQLValue { .real(timeIntervalSinceReferenceDate) }
 }
 
 extension Data: PlaceholderAttributeValue {

@@ -47,11 +47,11 @@ extension AttributeValue where Self: Codable {
               let value = try? JSONDecoder().decode(Self.self, from: Data(text.utf8)) else { return nil }
         self = value
     }
-    /// Encodes as JSON text with sorted keys, so equal values store equal text.
+    /// Encodes as JSON text with sorted keys, so equal values store equal text. Dates inside use
+    /// the default strategy (seconds since 2001), which round-trips exactly.
     public func makeStoredValue() throws -> SQLValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
         let data = try encoder.encode(self)
         return .text(String(decoding: data, as: UTF8.self))
     }

@@ -28,13 +28,42 @@ struct ModelDocument: Codable {
         var deleteRule: String
     }
 
-    /// A stored value, tagged with its storage class so documents round-trip exactly.
+    /// A stored value, tagged with its storage class so documents round-trip exactly:
+    /// `{"integer": 0}`, `{"real": 1.5}`, `{"text": "x"}`, `{"blob": "<base64>"}`, `{"null": true}`.
     enum StoredValue: Codable, Equatable {
         case integer(Int64)
         case real(Double)
         case text(String)
         case blob(String)
         case null
+
+        private enum Key: String, CodingKey { case integer, real, text, blob, null }
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            guard container.allKeys.count == 1, let key = container.allKeys.first else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                    debugDescription: "A stored value has exactly one of integer, real, text, blob, null"))
+            }
+            switch key {
+            case .integer: self = .integer(try container.decode(Int64.self, forKey: key))
+            case .real: self = .real(try container.decode(Double.self, forKey: key))
+            case .text: self = .text(try container.decode(String.self, forKey: key))
+            case .blob: self = .blob(try container.decode(String.self, forKey: key))
+            case .null: self = .null
+            }
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            switch self {
+            case .integer(let v): try container.encode(v, forKey: .integer)
+            case .real(let v): try container.encode(v, forKey: .real)
+            case .text(let v): try container.encode(v, forKey: .text)
+            case .blob(let v): try container.encode(v, forKey: .blob)
+            case .null: try container.encode(true, forKey: .null)
+            }
+        }
 
         init(_ value: SQLValue) {
             switch value {
@@ -103,7 +132,14 @@ extension ModelDocument.Entity {
                     throw PersistError(.invalidModel, "The default value of \(name).\(attribute.name) is not valid base64",
                                        entity: name, attribute: attribute.name)
                 }
-                defaultValue = value
+                let fits = value.isNull ? attribute.optional
+                    : attribute.type.accepts(value) && ModelValueCoding.value(from: value, type: attribute.type) != nil
+                guard fits else {
+                    throw PersistError(.invalidModel,
+                        "The default value of \(name).\(attribute.name) (\(value.storageClassName) \(value)) does not fit its type \(attribute.type.rawValue)",
+                        entity: name, attribute: attribute.name)
+                }
+                defaultValue = value.isNull ? nil : value
             }
             descriptions.append(AttributeDescription(
                 name: attribute.name, type: attribute.type, isOptional: attribute.optional,

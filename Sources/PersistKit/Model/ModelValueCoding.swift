@@ -55,7 +55,7 @@ enum ModelValueCoding {
             if let integer = integerValue(value) { return .integer(integer) }
             return nil
         case .date:
-            if let date = value as? Date { return .real(date.timeIntervalSince1970) }
+            if let date = value as? Date { return date.makeStoredValue() }
             return nil
         case .string:
             if let string = value as? String { return .text(string) }

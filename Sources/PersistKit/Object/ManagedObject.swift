@@ -134,17 +134,20 @@ open class ManagedObject {
     /// Sets a slot; an identical value changes nothing, a different one is tracked.
     @inline(__always)
     final func setStoredValue(_ value: SQLValue, at slot: Int) {
+        if encodingProblems != nil { encodingProblems?[slot] = nil }
         if SQLValue.identical(storage[slot], value) { return }
         if let context = managedObjectContext {
             context.objectWillChange(self, slot: slot)
         }
         storage[slot] = value
-        if encodingProblems != nil { encodingProblems?[slot] = nil }
     }
 
+    /// A value that could not be encoded was set: the object is registered as changed so the
+    /// next save reports the problem instead of dropping the assignment.
     final func recordEncodingProblem(at slot: Int, _ error: Error) {
         if encodingProblems == nil { encodingProblems = [:] }
         encodingProblems?[slot] = "\(error)"
+        managedObjectContext?.objectWillChange(self, slot: slot)
     }
 
     /// The Swift value of a slot, for the key-value API.

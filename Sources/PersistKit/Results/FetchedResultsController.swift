@@ -140,10 +140,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
 
     /// The index path of an object; nil when it is not in the results.
     public func indexPath(forObject object: Result) -> IndexPath? {
-        guard let keys = placed[ObjectIdentifier(object)], let plan else { return nil }
-        let position = lowerBound(keys, object.objectID, sorts: plan.sorts)
-        guard position < rows.count, rows[position].object === object else { return nil }
-        return path(forFlat: position, starts: sectionStarts)
+        guard let flat = position(of: object) else { return nil }
+        return path(forFlat: flat, starts: sectionStarts)
     }
 
     // MARK: Observing
@@ -179,15 +177,17 @@ public final class FetchedResultsController<Result: ManagedObject> {
         var replacedObjects: [Result] = []      // updated, leaving and re-entering at a new place
         var inPlaceObjects: [Result] = []       // updated, sort keys unchanged
         let entity = plan.entity
-        for object in notice.deleted where object.entity === entity {
+        var seen = Set<ObjectIdentifier>()
+        for object in notice.deleted where object.entity === entity && seen.insert(ObjectIdentifier(object)).inserted {
             if placed[ObjectIdentifier(object)] != nil { removedObjects.append(unsafeDowncast(object, to: Result.self)) }
         }
-        for object in notice.inserted where object.entity === entity && !object.deletedFlag {
+        for object in notice.inserted where object.entity === entity && !object.deletedFlag
+            && seen.insert(ObjectIdentifier(object)).inserted {
             if placed[ObjectIdentifier(object)] == nil && plan.matches(object) {
                 addedObjects.append(unsafeDowncast(object, to: Result.self))
             }
         }
-        for (object, _) in notice.updated where object.entity === entity {
+        for (object, _) in notice.updated where object.entity === entity && seen.insert(ObjectIdentifier(object)).inserted {
             let id = ObjectIdentifier(object)
             let typed = unsafeDowncast(object, to: Result.self)
             let matches = !object.deletedFlag && object.managedObjectContext === context && plan.matches(object)
@@ -204,13 +204,15 @@ public final class FetchedResultsController<Result: ManagedObject> {
         let sorts = plan.sorts
         let oldLayout = layout()
         let oldStarts = sectionStarts
-        func oldPosition(_ object: Result) -> Int {
-            let keys = placed[ObjectIdentifier(object)] ?? SortKeys(object.storage, sorts: sorts)
-            return lowerBound(keys, object.objectID, sorts: sorts)
+        let removedPositions = removedObjects.compactMap(position)
+        let replacedOld = replacedObjects.compactMap(position)
+        let inPlaceOld = inPlaceObjects.compactMap(position)
+        guard removedPositions.count == removedObjects.count, replacedOld.count == replacedObjects.count,
+              inPlaceOld.count == inPlaceObjects.count else {
+            // The rows no longer agree with what was placed: never guess, refetch.
+            refetchAndDiff(notice, plan: plan)
+            return
         }
-        let removedPositions = removedObjects.map(oldPosition)
-        let replacedOld = replacedObjects.map(oldPosition)
-        let inPlaceOld = inPlaceObjects.map(oldPosition)
         let deletedRows = (removedPositions + replacedOld).map { (rows[$0].object, path(forFlat: $0, starts: oldStarts)) }
 
         // Take out removed and replaced rows; put in added and replaced rows at their new places.
@@ -233,15 +235,11 @@ public final class FetchedResultsController<Result: ManagedObject> {
         for row in incoming { placed[ObjectIdentifier(row.object)] = row.keys }
         rebuildSections(affectedKeys: incoming.map { $0.keys[0] })
 
-        func newPosition(_ object: Result) -> Int {
-            let keys = placed[ObjectIdentifier(object)] ?? SortKeys(object.storage, sorts: sorts)
-            return lowerBound(keys, object.objectID, sorts: sorts)
-        }
         var updated: [(old: Int, new: Int)] = []
-        for (object, old) in zip(replacedObjects, replacedOld) { updated.append((old, newPosition(object))) }
-        for (object, old) in zip(inPlaceObjects, inPlaceOld) { updated.append((old, newPosition(object))) }
+        for (object, old) in zip(replacedObjects, replacedOld) { updated.append((old, position(of: object) ?? 0)) }
+        for (object, old) in zip(inPlaceObjects, inPlaceOld) { updated.append((old, position(of: object) ?? 0)) }
         let input = ResultsDiffInput(old: oldLayout, new: layout(), removed: removedPositions,
-                                     inserted: addedObjects.map(newPosition), updated: updated)
+                                     inserted: addedObjects.map { position(of: $0) ?? 0 }, updated: updated)
         deliver(ResultsDiff.changeSet(for: input), deletedObjects: Dictionary(deletedRows.map { ($0.1, $0.0 as ManagedObject) }, uniquingKeysWith: { a, _ in a }), oldRows: nil)
     }
 
@@ -276,7 +274,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
             survivors.insert(old)
             let oldObject = oldRows[old].object
             let changed = updatedIDs.contains(row.object.objectID)
-                || (oldObject !== row.object && !SQLValue.identical(oldObject.storage, row.object.storage))
+                || oldObject !== row.object   // the row now shows another instance (after a reset)
                 || !oldRows[old].keys.matches(row.object.storage, sorts: plan.sorts)
             if changed { updated.append((old, newIndex)) }
         }
@@ -319,6 +317,15 @@ public final class FetchedResultsController<Result: ManagedObject> {
     }
 
     // MARK: Rows and sections
+
+    /// The flat position of a placed object: binary search by the keys it was placed with,
+    /// checked; nil when it is not there.
+    private func position(of object: Result) -> Int? {
+        guard let plan, let keys = placed[ObjectIdentifier(object)] else { return nil }
+        let found = lowerBound(keys, object.objectID, sorts: plan.sorts)
+        if found < rows.count, rows[found].object === object { return found }
+        return rows.firstIndex { $0.object === object }
+    }
 
     /// The first flat position whose row does not sort before (keys, id).
     private func lowerBound(_ keys: SortKeys, _ id: ObjectID, sorts: [ResolvedSort]) -> Int {

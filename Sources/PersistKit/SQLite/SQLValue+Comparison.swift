@@ -8,7 +8,7 @@ extension SQLValue {
         switch (a, b) {
         case (.null, .null): return true
         case (.integer(let x), .integer(let y)): return x == y
-        case (.real(let x), .real(let y)): return x == y || (x.isNaN && y.isNaN)
+        case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern || (x.isNaN && y.isNaN)
         case (.text(let x), .text(let y)): return x.utf8.elementsEqual(y.utf8)
         case (.blob(let x), .blob(let y)): return x == y
         default: return false

@@ -24,6 +24,7 @@ final class SQLiteConnection {
     /// for `":memory:"`, and checks at once that the file really is a database.
     init(path: String, configuration: Configuration) throws {
         var db: OpaquePointer?
+        let walExisted = FileManager.default.fileExists(atPath: path + "-wal")
         let flags = (configuration.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -35,13 +36,19 @@ final class SQLiteConnection {
         handle = opened
         self.path = path
         sqlite3_extended_result_codes(handle, 1)
+        // Until the store has checked the file, closing must not checkpoint a WAL left by
+        // another process: a store we refuse stays byte-identical.
+        persistkit_set_no_checkpoint_on_close(handle, 1)
         sqlite3_busy_timeout(handle, Int32(max(0, min(configuration.busyTimeout * 1000, Double(Int32.max)))))
         do {
             // Reading the schema fails with SQLITE_NOTADB on a garbage file: find out now, not later.
             try execute("SELECT count(*) FROM sqlite_master")
             TextFunctions.register(on: handle)
-        } catch {
+        } catch var error as PersistError {
+            if !walExisted { persistkit_set_no_checkpoint_on_close(handle, 0) }
             sqlite3_close_v2(handle)
+            if error.code == .notADatabase { error.message = "\(path) is not a database: " + error.message }
+            error.store = error.store ?? path
             throw error
         }
     }
@@ -61,7 +68,13 @@ final class SQLiteConnection {
 
     /// Applies journal mode and synchronous settings; done after the store checked the file,
     /// because switching to WAL writes to the file.
+    /// Lets closing checkpoint and remove the WAL again (see `init`).
+    func allowCheckpointOnClose() {
+        persistkit_set_no_checkpoint_on_close(handle, 0)
+    }
+
     func configureForWriting(_ configuration: Configuration) throws {
+        allowCheckpointOnClose()
         if path != ":memory:" && !path.isEmpty {
             let mode = try singleText("PRAGMA journal_mode=WAL")
             if mode?.lowercased() != "wal" {

@@ -49,11 +49,19 @@ final class SQLiteStore: @unchecked Sendable {
                 throw PersistError(.cannotOpenStore, "Cannot create store \(path): the directory \(directory) is not writable")
             }
         }
+        let walExisted = FileManager.default.fileExists(atPath: path + "-wal")
         connection = try SQLiteConnection(path: path, configuration: configuration)
         if existed {
-            identifier = try SQLiteStore.validateExisting(connection, model: model, path: path)
-            if !FileManager.default.isWritableFile(atPath: path) {
-                throw PersistError(.cannotOpenStore, "Cannot open store \(path) for writing: permission denied")
+            do {
+                identifier = try SQLiteStore.validateExisting(connection, model: model, path: path)
+                if !FileManager.default.isWritableFile(atPath: path) {
+                    throw PersistError(.cannotOpenStore, "Cannot open store \(path) for writing: permission denied")
+                }
+            } catch {
+                // Refused: a WAL another process left stays as it is; one we created (empty)
+                // goes away on close, as SQLite does for the last connection.
+                if !walExisted { connection.allowCheckpointOnClose() }
+                throw error
             }
             try connection.configureForWriting(configuration)
         } else {
@@ -144,15 +152,29 @@ final class SQLiteStore: @unchecked Sendable {
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        return try body(connection)
+        do {
+            return try body(connection)
+        } catch var error as PersistError {
+            error.store = error.store ?? displayPath
+            throw error
+        }
     }
+
+    /// The file path, or ":memory:".
+    var displayPath: String { description.url?.path ?? ":memory:" }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction; if it commits, logs the change it
     /// returns for the other contexts.
     func save(origin: Int, _ body: (SQLiteConnection) throws -> StoreChange) throws -> Int {
         lock.lock()
         defer { lock.unlock() }
-        var change = try connection.inImmediateTransaction { try body(connection) }
+        var change: StoreChange
+        do {
+            change = try connection.inImmediateTransaction { try body(connection) }
+        } catch var error as PersistError {
+            error.store = error.store ?? displayPath
+            throw error
+        }
         change = StoreChange(sequence: nextSequence, origin: origin, inserted: change.inserted,
                              updated: change.updated, deleted: change.deleted)
         nextSequence += 1

@@ -7,11 +7,12 @@ enum SchemaSQL {
         var columns = ["\(SQLName.quote(primaryKey)) INTEGER PRIMARY KEY AUTOINCREMENT",
                        "\(SQLName.quote(version)) INTEGER NOT NULL DEFAULT 1"]
         for attribute in entity.attributes {
-            columns.append("\(SQLName.quote(attribute.name)) \(attribute.type.columnType)\(attribute.isOptional ? "" : " NOT NULL")")
+            let declared = attribute.type.declaredColumnType
+            columns.append(SQLName.quote(attribute.name) + (declared.isEmpty ? "" : " " + declared) + (attribute.isOptional ? "" : " NOT NULL"))
         }
         var statements = ["CREATE TABLE \(SQLName.quote(entity.name)) (" + columns.joined(separator: ", ") + ")"]
         for (index, constraint) in entity.uniquenessConstraints.enumerated() {
-            statements.append("CREATE UNIQUE INDEX \(SQLName.quote("\(entity.name)_unique_\(index)")) ON \(SQLName.quote(entity.name)) ("
+            statements.append("CREATE UNIQUE INDEX \(SQLName.quote("_persistkit_unique_\(entity.name)_\(index)")) ON \(SQLName.quote(entity.name)) ("
                               + constraint.map(SQLName.quote).joined(separator: ", ") + ")")
         }
         return statements

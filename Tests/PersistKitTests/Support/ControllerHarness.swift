@@ -7,14 +7,14 @@ import XCTest
 final class ControllerHarness {
     let controller: FetchedResultsController<TestTask>
     private(set) var changes: [ChangeSet] = []
-    private(set) var mirror: [[ObjectID]] = []
+    private(set) var mirror: [[ObjectIdentifier]] = []
     private(set) var problems: [String] = []
     private var token: ObservationToken?
 
     init(_ controller: FetchedResultsController<TestTask>) throws {
         self.controller = controller
         try controller.performFetch()
-        mirror = controller.sections.map { $0.objects.map(\.objectID) }
+        mirror = controller.sections.map { $0.objects.map(ObjectIdentifier.init) }
         token = controller.observe { [weak self] change in self?.record(change) }
     }
 
@@ -25,23 +25,27 @@ final class ControllerHarness {
         do {
             try change.validate(oldSectionCounts: oldCounts, newSectionCounts: newCounts)
             mirror = try change.applied(to: mirror) { path, _ in
-                self.controller.object(at: path)?.objectID ?? ControllerHarness.missing
+                self.controller.object(at: path).map(ObjectIdentifier.init) ?? ControllerHarness.missing
             }
         } catch {
             problems.append("\(error)\n\(change)")
-            mirror = controller.sections.map { $0.objects.map(\.objectID) }
+            mirror = controller.sections.map { $0.objects.map(ObjectIdentifier.init) }
         }
         if change.isEmpty { problems.append("an empty change set was delivered") }
-        for move in change.movedRows where move.from == move.to && oldCounts == newCounts {
+        if change.movedRows.count == 1, let move = change.movedRows.first, move.from == move.to,
+           change.insertedRows.isEmpty, change.deletedRows.isEmpty {
             problems.append("move to itself: \(move)")
         }
     }
 
-    static let missing = ObjectID(entityName: "missing", storeIdentifier: "missing", key: -1, isTemporary: true)
+    static let missing = ObjectIdentifier(ControllerHarness.self)
 
     func reset() { changes = [] }
 
     var last: ChangeSet? { changes.last }
+
+    /// The controller's current sections, as the mirror holds them.
+    var current: [[ObjectIdentifier]] { controller.sections.map { $0.objects.map(ObjectIdentifier.init) } }
 }
 
 func tasksRequest(predicate: PersistKit.Predicate<TestTask>? = nil, limit: Int = 0) -> FetchRequest<TestTask> {

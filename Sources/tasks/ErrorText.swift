@@ -1,0 +1,51 @@
+import PersistKit
+
+/// One-line explanations of PersistKit's errors, for people rather than programmers.
+enum ErrorText {
+    /// The line after `tasks: ` for an error raised while working on an open store.
+    static func line(for error: PersistError) -> String {
+        switch error.code {
+        case .objectNotFound, .validation:
+            // TaskModel words these for people already ("no task #42", "a task's name cannot be empty").
+            return firstLine(error.problems.first ?? error.message)
+        case .conflict:
+            return "another tasks process changed this task meanwhile; nothing was saved, try again"
+        case .cannotOpenStore where error.sqliteCode != nil:
+            return "the task store is busy (another program is writing it); nothing was saved, try again"
+        case .notADatabase:
+            return "the task store is damaged: " + lowercasedFirst(firstLine(error.message))
+        default:
+            return lowercasedFirst(firstLine(error.message))
+        }
+    }
+
+    /// The line after `tasks: ` for an error raised while opening the store at `path`.
+    static func openingLine(for error: PersistError, path: String) -> String {
+        switch error.code {
+        case .notADatabase:
+            return "\(path) is not a task store (not a database)"
+        case .incompatibleModel:
+            if error.message.contains("another model") {
+                return "\(path) was written with another model (another version of tasks, or another program); it was left untouched"
+            }
+            return "\(path) is not a task store (an SQLite database of another program)"
+        case .cannotOpenStore:
+            if let code = error.sqliteCode, code & 0xFF == 5 || code & 0xFF == 6 {
+                return "the task store \(path) is busy (another program is writing it); try again"
+            }
+            return "cannot open the task store \(path): " + lowercasedFirst(firstLine(error.message))
+        default:
+            return "cannot open the task store \(path): " + line(for: error)
+        }
+    }
+
+    static func firstLine(_ text: String) -> String {
+        String(text.split(whereSeparator: \.isNewline).first ?? "")
+    }
+
+    static func lowercasedFirst(_ text: String) -> String {
+        guard let first = text.first, first.isUppercase,
+              text.dropFirst().first.map({ !$0.isUppercase }) ?? true else { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+}

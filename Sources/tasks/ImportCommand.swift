@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import PersistKit
+import TaskModel
+
+/// `tasks import FILE`: adds the tasks of an export, skipping the ones already there.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Add the tasks of an export file.",
+        discussion: """
+            A task already in the store (same name, created at the same moment) is skipped, so \
+            importing an export twice adds its tasks once; --keep-duplicates imports it anyway.
+            """)
+
+    @Argument(help: ArgumentHelp("The export file; - for standard input.", valueName: "file"))
+    var file: String
+    @Flag(name: .long, help: "Import tasks the store already has, too.")
+    var keepDuplicates = false
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let data: Data
+        do {
+            data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw CommandError.failure("cannot read \(file): " + FileErrors.reason(error, path: file))
+        }
+        // The file is read and checked before the store is opened: a bad file changes nothing.
+        let document: TaskDocument
+        do {
+            document = try TaskDocument(data: data)
+        } catch let error as PersistError {
+            throw CommandError.failure("\(file == "-" ? "standard input" : file) is " + error.message)
+        }
+        let store = try storeOptions.open()
+        let result = try store.importRecords(document.tasks, duplicates: keepDuplicates ? .keep : .skip)
+        var text = "Imported \(result.imported) task\(result.imported == 1 ? "" : "s")"
+        if result.skipped > 0 {
+            text += " (skipped \(result.skipped) already in the store)"
+        }
+        Console.out(text)
+    }
+}

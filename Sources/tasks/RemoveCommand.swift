@@ -1,0 +1,29 @@
+import ArgumentParser
+import TaskModel
+
+/// `tasks rm REF...`: removes tasks, all or none.
+struct RemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove tasks.")
+
+    @Argument(help: ArgumentHelp("The tasks' numbers: 12 or '#12'.", valueName: "ref"))
+    var references: [String]
+    @OptionGroup var storeOptions: StoreOptions
+
+    func validate() throws {
+        if references.isEmpty { throw ValidationError("give the number of at least one task to remove") }
+    }
+
+    func run() throws {
+        var numbers: [Int64] = []
+        for reference in references {
+            let number = try Arguments.reference(reference)
+            if !numbers.contains(number) { numbers.append(number) }
+        }
+        let store = try storeOptions.open()
+        // Every reference is checked before anything is removed: one unknown task removes none.
+        let tasks = try numbers.map { try store.task(withReference: $0) }
+        let described = tasks.map { "\($0.reference) \"\($0.name)\"" }
+        try store.remove(tasks)
+        for text in described { Console.out("Removed \(text)") }
+    }
+}

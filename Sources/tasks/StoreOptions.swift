@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import PersistKit
+import TaskModel
+
+/// `--store PATH`, shared by every command, and how the store is found and opened.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The task store file (default: $TASKS_STORE, $XDG_DATA_HOME/tasks/tasks.sqlite, ~/.local/share/tasks/tasks.sqlite).",
+        valueName: "path"))
+    var store: String?
+
+    /// Finds the store, creates its directory if needed, and opens it (a new store gets
+    /// example tasks).
+    ///
+    /// - Throws: ``CommandError`` naming the path and the problem.
+    func open(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> TaskStore {
+        let location = try StoreLocation.resolve(option: store, environment: environment)
+        try location.createDirectory()
+        try location.checkNotADirectory()
+        do {
+            return try TaskStore(url: location.url)
+        } catch let error as PersistError {
+            throw CommandError.failure(ErrorText.openingLine(for: error, path: location.displayPath))
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// ANSI colours, used only when standard output is a terminal and `NO_COLOR` is not set.
+struct Style {
+    /// Whether escapes are written at all.
+    let isEnabled: Bool
+
+    /// The style for standard output in this environment.
+    static func forStandardOutput(environment: [String: String] = ProcessInfo.processInfo.environment) -> Style {
+        // https://no-color.org: any NO_COLOR turns colour off; so does a dumb terminal.
+        Style(isEnabled: Console.outputIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
+    }
+
+    func bold(_ text: String) -> String { wrap(text, "1") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+    func red(_ text: String) -> String { wrap(text, "31") }
+    func green(_ text: String) -> String { wrap(text, "32") }
+    func yellow(_ text: String) -> String { wrap(text, "33") }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        isEnabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import PersistKit
+
+/// `tasks`: a task list at the terminal, kept in a PersistKit store.
+@main
+struct Tasks: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tasks",
+        abstract: "A task list: what is still to do, then what is done, each by due date.",
+        discussion: """
+            The store is --store PATH, else $TASKS_STORE, else $XDG_DATA_HOME/tasks/tasks.sqlite, \
+            else ~/.local/share/tasks/tasks.sqlite (options follow the command: tasks add NAME \
+            --store PATH). A new store starts with a few example tasks.
+
+            A task is referred to by its number, shown as #12 (type 12 or '#12': an unquoted # \
+            starts a shell comment). DATE is 2026-11-25, today, tomorrow, +3d, +2w, or a weekday \
+            name (the next such day).
+            """,
+        subcommands: [ListCommand.self, AddCommand.self, ShowCommand.self, EditCommand.self, DoneCommand.self,
+                      UndoCommand.self, RemoveCommand.self, ExportCommand.self, ImportCommand.self, WatchCommand.self],
+        defaultSubcommand: ListCommand.self
+    )
+
+    /// Runs the command line, reporting every failure as one line on standard error:
+    /// exit code 1 for a command that failed, argument-parser's usage code (64) for bad usage.
+    static func main() {
+        let status: Int32
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            status = 0
+        } catch let error as CommandError {
+            Console.error("tasks: " + error.message)
+            status = error.exitCode
+        } catch let error as PersistError {
+            Console.error("tasks: " + ErrorText.line(for: error))
+            status = 1
+        } catch {
+            // Help, version, and argument-parser's own usage errors, in its own words.
+            exit(withError: error)
+        }
+        // The command (and its store) is gone by now: SQLite has checkpointed and closed.
+        Foundation.exit(status)
+    }
+}

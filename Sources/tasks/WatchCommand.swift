@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import TaskModel
+
+/// `tasks watch`: the list, then a line per change other processes make, until Ctrl-C.
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Print the list, then one line per change made to the store, until Ctrl-C.",
+        discussion: """
+            Lines read '+ #14 "Call mom" into Incomplete at 2' (added), '~ #3 moved to Complete 1' \
+            (moved), '~ #5 "Buy milk" changed' (changed in place) and '- #9' (removed); positions \
+            count from 1 within their section.
+            """)
+
+    @OptionGroup var list: ListOptions
+    @OptionGroup var storeOptions: StoreOptions
+
+    /// How often the store is asked whether another process committed.
+    private static let interval: TimeInterval = 0.2
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let controller = store.resultsController(filter: list.filter, matching: list.search)
+        try controller.performFetch()
+        let style = Style.forStandardOutput()
+        let renderer = ListRenderer(style: style, dates: DateText())
+        let sections = list.filter.sections.map { section in
+            (section: section,
+             tasks: controller.sections.first { TaskSection($0) == section }?.objects ?? [])
+        }
+        for line in renderer.lines(for: sections) { Console.out(line) }
+        Console.out("")
+        if Console.outputIsTerminal { Console.out(style.dim("Watching for changes; Ctrl-C to stop.")) }
+
+        Interrupt.install()
+        let reporter = WatchReporter(controller)
+        let token = controller.observe { [unowned controller] change in
+            for line in reporter.lines(for: change, in: controller) { Console.out(line) }
+        }
+        defer { token.cancel() }
+        // PersistKit's processPendingChanges() probes the store for other processes' commits
+        // (PRAGMA data_version) and has the controller refetch and diff when there were some.
+        while !Interrupt.wasRequested {
+            store.context.processPendingChanges()
+            Thread.sleep(forTimeInterval: WatchCommand.interval)
+        }
+    }
+}

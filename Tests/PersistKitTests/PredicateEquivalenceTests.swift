@@ -1,0 +1,249 @@
+import Foundation
+import XCTest
+@testable import PersistKit
+
+/// An entity with one attribute of each kind the generated predicates compare.
+final class Sample: ManagedObject {
+    @Attribute var seq = 0
+    @Attribute var name = ""
+    @Attribute var note: String?
+    @Attribute var int = 0
+    @Attribute var optionalInt: Int?
+    @Attribute var real = 0.0
+    @Attribute var optionalReal: Double?
+    @Attribute var date: Date?
+    @Attribute var flag = false
+    @Attribute var optionalFlag: Bool?
+    @Attribute var priority: Priority?
+    @Attribute var blob: Data?
+}
+
+/// Generated predicates and sorts give the same objects in the same order from SQL (saved
+/// data) and from memory (the same data unsaved, `includesPendingChanges`).
+final class PredicateEquivalenceTests: XCTestCase {
+    static let strings = ["éclair", "Eclair", "ÉCLAIR", "e\u{301}clair", "straße", "STRASSE", "strasse", "İstanbul",
+                          "istanbul", "ISTANBUL", "🍰 cake", "cake 🍰", "", "a", "A", "ab", "abc", "ABC", "Abc",
+                          "file2", "file10", "File1", "x*y", "q?r", "naïve", "NAIVE", "Ωmega", "ωMEGA", "zz", "Z",
+                          "日本語", "\\slash", " lead", "tail "]
+    static let patterns = ["clair", "CLAIR", "É", "é", "e", "ss", "SS", "ß", "i", "İ", "I", "*", "*a*", "?b*", "a?c",
+                           "", "🍰", "cake", "file", "10", "x\\*y", "ab", "A", "stan", "NAÏVE", "ω", "日本", " "]
+    static let ints: [Int] = [0, 1, -1, 2, 42, -42, Int(Int64.max), Int(Int64.min), 1_000_000_000_000, 7]
+    static let reals: [Double] = [0, -0.0, 1.5, -1.5, 1e300, -1e300, 42, 2.25, .infinity, -.infinity, 1e-300]
+    static let dates: [Date] = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_800_000_000),
+                                Date(timeIntervalSince1970: -86_400.5), Date(timeIntervalSince1970: 1_800_000_000.25)]
+
+    private func makeSamples(_ context: ManagedObjectContext, count: Int, using rng: inout SeededGenerator) {
+        for seq in 0..<count {
+            let sample = Sample(context: context)
+            sample.seq = seq
+            sample.name = Self.strings.randomElement(using: &rng) ?? ""
+            sample.note = Bool.random(using: &rng) ? nil : Self.strings.randomElement(using: &rng)
+            sample.int = Self.ints.randomElement(using: &rng) ?? 0
+            sample.optionalInt = Bool.random(using: &rng) ? nil : Self.ints.randomElement(using: &rng)
+            sample.real = Self.reals.randomElement(using: &rng) ?? 0
+            sample.optionalReal = Bool.random(using: &rng) ? nil : Self.reals.randomElement(using: &rng)
+            sample.date = Int.random(in: 0..<5, using: &rng) == 0 ? nil : Self.dates.randomElement(using: &rng)
+            sample.flag = Bool.random(using: &rng)
+            sample.optionalFlag = Int.random(in: 0..<3, using: &rng) == 0 ? nil : Bool.random(using: &rng)
+            sample.priority = Int.random(in: 0..<4, using: &rng) == 0 ? nil : Priority.allCases.randomElement(using: &rng)
+            sample.blob = Bool.random(using: &rng) ? nil : Data([UInt8](repeating: UInt8.random(in: 0...3, using: &rng), count: Int.random(in: 0...2, using: &rng)))
+        }
+    }
+
+    /// A random stored value for an attribute, sometimes nil, sometimes from another pool.
+    private func value(for attribute: String, using rng: inout SeededGenerator) -> SQLValue {
+        if Int.random(in: 0..<8, using: &rng) == 0 { return .null }
+        switch attribute {
+        case "name", "note": return .text(Self.strings.randomElement(using: &rng) ?? "")
+        case "int", "optionalInt", "seq":
+            if Int.random(in: 0..<5, using: &rng) == 0 { return .real(Self.reals.randomElement(using: &rng) ?? 0) }
+            return .integer(Int64(Self.ints.randomElement(using: &rng) ?? 0))
+        case "real", "optionalReal":
+            if Int.random(in: 0..<4, using: &rng) == 0 { return .integer(Int64(Self.ints.randomElement(using: &rng) ?? 0)) }
+            return .real(Self.reals.randomElement(using: &rng) ?? 0)
+        case "date": return .real((Self.dates.randomElement(using: &rng) ?? Date()).timeIntervalSince1970)
+        case "flag", "optionalFlag": return .integer(Bool.random(using: &rng) ? 1 : 0)
+        case "priority": return .integer(Int64(Int.random(in: 0...3, using: &rng)))
+        default: return .blob(Data([UInt8](repeating: UInt8.random(in: 0...3, using: &rng), count: Int.random(in: 0...2, using: &rng))))
+        }
+    }
+
+    static let attributes = ["name", "note", "int", "optionalInt", "real", "optionalReal", "date", "flag", "optionalFlag", "priority", "blob"]
+
+    private func randomNode(depth: Int, using rng: inout SeededGenerator) -> PredicateNode {
+        let choice = Int.random(in: 0..<(depth > 0 ? 10 : 7), using: &rng)
+        switch choice {
+        case 0, 1, 2:
+            let attribute = Self.attributes.randomElement(using: &rng) ?? "int"
+            let ops: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+            return .compare(attribute: attribute, ops.randomElement(using: &rng) ?? .equal, value(for: attribute, using: &rng))
+        case 3, 4:
+            let attribute = Bool.random(using: &rng) ? "name" : "note"
+            let ops: [TextMatchOperator] = [.equal, .contains, .beginsWith, .endsWith, .like]
+            let pattern = Bool.random(using: &rng) ? (Self.patterns.randomElement(using: &rng) ?? "") : (Self.strings.randomElement(using: &rng) ?? "")
+            return .text(attribute: attribute, ops.randomElement(using: &rng) ?? .contains, pattern,
+                         StringComparisonOptions(rawValue: Int.random(in: 0...3, using: &rng)))
+        case 5:
+            let attribute = Self.attributes.randomElement(using: &rng) ?? "int"
+            return .inList(attribute: attribute, (0..<Int.random(in: 0...4, using: &rng)).map { _ in value(for: attribute, using: &rng) })
+        case 6:
+            return .constant(Bool.random(using: &rng))
+        case 7:
+            return .not(randomNode(depth: depth - 1, using: &rng))
+        case 8:
+            return .and((0..<Int.random(in: 1...3, using: &rng)).map { _ in randomNode(depth: depth - 1, using: &rng) })
+        default:
+            return .or((0..<Int.random(in: 1...3, using: &rng)).map { _ in randomNode(depth: depth - 1, using: &rng) })
+        }
+    }
+
+    private func randomSorts(using rng: inout SeededGenerator) -> [PersistKit.SortDescriptor<Sample>] {
+        (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+            let comparisons: [PersistKit.SortDescriptor<Sample>.StringComparison] = [.binary, .caseInsensitive, .localizedStandard]
+            return PersistKit.SortDescriptor<Sample>(key: Self.attributes.randomElement(using: &rng) ?? "name",
+                                                     order: Bool.random(using: &rng) ? .forward : .reverse,
+                                                     nils: Bool.random(using: &rng) ? .first : .last,
+                                                     comparison: comparisons.randomElement(using: &rng) ?? .binary)
+        }
+    }
+
+    func testGeneratedPredicatesAgreeInSQLAndInMemory() throws {
+        let seed = testSeed(#function)
+        var rng = SeededGenerator(seed: seed)
+        let directory = TemporaryDirectory()
+        let model = try ManagedObjectModel(entities: [Sample.self])
+        let saved = try PersistentContainer(model: model, store: .sqlite(directory.file("saved.sqlite"))).newContext()
+        let pending = try PersistentContainer(model: model, store: .inMemory).newContext()
+        var generation = rng
+        makeSamples(saved, count: 240, using: &generation)
+        try saved.save()
+        makeSamples(pending, count: 240, using: &rng)   // the same values, from the same generator state
+        let reader = try PersistentContainer(model: model, store: .sqlite(directory.file("saved.sqlite"))).newContext()
+
+        var failures = 0
+        var nonTrivial = 0
+        for iteration in 0..<2_500 {
+            var request = FetchRequest<Sample>(predicate: PersistKit.Predicate(node: randomNode(depth: 3, using: &rng)),
+                                               sortBy: randomSorts(using: &rng))
+            if Int.random(in: 0..<5, using: &rng) == 0 {
+                request.fetchLimit = Int.random(in: 1...30, using: &rng)
+                request.fetchOffset = Int.random(in: 0...10, using: &rng)
+            }
+            let fromSQL = try reader.fetch(request).map(\.seq)
+            let fromMemory = try pending.fetch(request).map(\.seq)
+            let countSQL = try reader.count(for: request)
+            let countMemory = try pending.count(for: request)
+            if fromSQL.count > 0 && fromSQL.count < 240 { nonTrivial += 1 }
+            if fromSQL != fromMemory || countSQL != fromSQL.count || countMemory != fromMemory.count {
+                failures += 1
+                if failures <= 3 {
+                    XCTFail("""
+                        seed \(seed) iteration \(iteration): SQL and memory disagree
+                        predicate: \(request.predicate.map { String(describing: $0.node) } ?? "none")
+                        sorts: \(request.sortDescriptors.map { "\($0.key) \($0.order) \($0.nils) \($0.comparison)" })
+                        limit \(request.fetchLimit) offset \(request.fetchOffset)
+                        SQL    (\(countSQL)): \(fromSQL)
+                        memory (\(countMemory)): \(fromMemory)
+                        """)
+                }
+            }
+        }
+        XCTAssertEqual(failures, 0, "seed \(seed): \(failures) of 2500 generated requests disagreed (rerun with PERSISTKIT_SEED=\(seed))")
+        XCTAssertGreaterThan(nonTrivial, 500, "seed \(seed): too few predicates selected a proper subset to prove anything")
+    }
+
+    /// Saved rows, pending inserts, pending updates and pending deletions, mixed: a fetch gives
+    /// what a store holding the final state gives.
+    func testFetchMergesPendingChangesLikeTheSavedResult() throws {
+        let seed = testSeed(#function)
+        var rng = SeededGenerator(seed: seed)
+        let model = try ManagedObjectModel(entities: [Sample.self])
+        for round in 0..<40 {
+            let mixed = try PersistentContainer(model: model, store: .inMemory).newContext()
+            let truth = try PersistentContainer(model: model, store: .inMemory).newContext()
+            var first = rng
+            makeSamples(mixed, count: 60, using: &first)
+            try mixed.save()
+            makeSamples(truth, count: 60, using: &rng)
+            try truth.save()
+            // The same edits in both; only `truth` saves them.
+            let mixedObjects = try mixed.fetch(FetchRequest<Sample>(sortBy: [.init(key: "seq")]))
+            let truthObjects = try truth.fetch(FetchRequest<Sample>(sortBy: [.init(key: "seq")]))
+            for _ in 0..<20 {
+                let index = Int.random(in: 0..<60, using: &rng)
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0:
+                    mixed.delete(mixedObjects[index]); truth.delete(truthObjects[index])
+                case 1:
+                    let name = Self.strings.randomElement(using: &rng) ?? ""
+                    mixedObjects[index].name = name; truthObjects[index].name = name
+                case 2:
+                    let int = Self.ints.randomElement(using: &rng) ?? 0
+                    mixedObjects[index].int = int; truthObjects[index].int = int
+                default:
+                    let a = Sample(context: mixed), b = Sample(context: truth)
+                    let seq = 1000 + Int.random(in: 0..<1000, using: &rng)
+                    let name = Self.strings.randomElement(using: &rng) ?? ""
+                    a.seq = seq; b.seq = seq; a.name = name; b.name = name
+                }
+            }
+            try truth.save()
+            for _ in 0..<40 {
+                var request = FetchRequest<Sample>(predicate: PersistKit.Predicate(node: randomNode(depth: 2, using: &rng)),
+                                                   sortBy: randomSorts(using: &rng) + [.init(key: "seq")])
+                if Bool.random(using: &rng) {
+                    request.fetchLimit = Int.random(in: 1...20, using: &rng)
+                    request.fetchOffset = Int.random(in: 0...5, using: &rng)
+                }
+                let expected = try truth.fetch(request).map(\.seq)
+                let actual = try mixed.fetch(request).map(\.seq)
+                XCTAssertEqual(actual, expected, "seed \(seed) round \(round): \(String(describing: request.predicate?.node))")
+                XCTAssertEqual(try mixed.count(for: request), expected.count, "seed \(seed) round \(round): count")
+                if actual != expected { return }
+            }
+        }
+    }
+
+    func testFormatAndBuilderPredicatesCompileAlike() throws {
+        let directory = TemporaryDirectory()
+        let context = try makeContainer(.sqlite, in: directory).newContext()
+        for (name, done, due) in [("Buy milk", false, 1), ("buy bread", true, 2), ("Call mom", false, 0)] {
+            let task = TestTask(context: context)
+            task.name = name
+            task.isComplete = done
+            task.due = due == 0 ? nil : day(due)
+        }
+        try context.save()
+        let pairs: [(PersistKit.Predicate<TestTask>, PersistKit.Predicate<TestTask>)] = [
+            (try .init(format: "isComplete == NO AND name BEGINSWITH[cd] %@", "BUY"),
+             \.isComplete == false && .beginsWith(\.name, "BUY", options: [.caseInsensitive, .diacriticInsensitive])),
+            (try .init(format: "due == nil"), \.due == nil),
+            (try .init(format: "priority IN %@", [Priority.normal, Priority.high]), .in(\.priority, [.normal, .high])),
+            (try .init(format: "NOT (due < %@) OR isComplete == YES", day(2)), !(\.due < day(2)) || \.isComplete == true),
+        ]
+        for (format, builder) in pairs {
+            let a = try context.fetch(FetchRequest<TestTask>(predicate: format, sortBy: [SortDescriptor(\.name)])).map(\.name)
+            let b = try context.fetch(FetchRequest<TestTask>(predicate: builder, sortBy: [SortDescriptor(\.name)])).map(\.name)
+            XCTAssertEqual(a, b, "\(format) vs \(builder)")
+        }
+        XCTAssertEqual(try context.fetch(FetchRequest<TestTask>(predicate: try .init(format: "name ==[cd] %@", "BUY MILK"))).count, 1)
+    }
+
+    func testBadFormatsThrowInvalidPredicate() {
+        for (format, args) in [("name BEGINSWITH[cd", [Any]()), ("nosuchkey == 1", []), ("name == %@", []),
+                               ("due < %@", ["not a date"]), ("isComplete ==", []), ("name CONTAINS 5", []),
+                               ("(name == 'a'", []), ("priority IN 3", [])] {
+            XCTAssertThrowsError(try PersistKit.Predicate<TestTask>(format: format, argumentArray: args), format) { error in
+                XCTAssertEqual((error as? PersistError)?.code, .invalidPredicate, format)
+                XCTAssertTrue("\(error)".contains("position") || "\(error)".contains("key"), "\(error)")
+            }
+        }
+    }
+
+    func testKeyPathThatIsNotAnAttributeThrowsAtFetch() throws {
+        let directory = TemporaryDirectory()
+        let context = try makeContainer(.inMemory, in: directory).newContext()
+        let request = FetchRequest<TestTask>(predicate: \.name.count == 3)
+        XCTAssertThrowsError(try context.fetch(request)) { XCTAssertEqual(($0 as? PersistError)?.code, .invalidPredicate) }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import PersistKit
+import TaskModel
+import XCTest
+
+/// Export and import: a JSON document with every task; a round trip loses nothing.
+final class TaskTransferTests: XCTestCase {
+    private struct Snapshot: Equatable {
+        let name: String, notes: String?, due: Date?, isComplete: Bool, createdAt: Date
+        init(_ task: TaskItem) {
+            name = task.name; notes = task.notes; due = task.due; isComplete = task.isComplete; createdAt = task.createdAt
+        }
+    }
+
+    private func addVariedTasks(to store: TaskStore) throws {
+        try store.add(name: "Plain")
+        try store.add(name: "With notes", notes: "Line one\nLine two — «ünïcödé» 🎉\n", due: nil)
+        try store.add(name: "Dated", due: Date(timeIntervalSince1970: 1_795_000_000.123_456))
+        let done = try store.add(name: "Done \"quoted\" / slashed", notes: "x", due: isoDate("1969-07-20T20:17:40.000Z"))
+        try store.toggleIsComplete(done)
+    }
+
+    func testRoundTripIntoEmptyStoreLosesNothing() throws {
+        let source = try TaskStoreFixture()
+        try addVariedTasks(to: source.store)
+        let data = try source.store.exportDocument()
+
+        let target = try TaskStoreFixture()
+        let result = try target.store.importDocument(data)
+        XCTAssertEqual(result, ImportResult(imported: 4, skipped: 0))
+        XCTAssertEqual(try target.reopen().tasks().map(Snapshot.init), try source.store.tasks().map(Snapshot.init))
+        // And the export of the copy is the same document, but for its date.
+        let again = try TaskDocument(data: try target.store.exportDocument())
+        XCTAssertEqual(again.tasks, try TaskDocument(data: data).tasks)
+    }
+
+    func testDocumentShape() throws {
+        let fixture = try TaskStoreFixture()
+        try fixture.store.add(name: "Buy milk")
+        let data = try fixture.store.exportDocument()
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        XCTAssertEqual(json["format"] as? String, "tasks")
+        XCTAssertEqual(json["version"] as? Int, 1)
+        XCTAssertNotNil(json["exportedAt"] as? String)
+        let task = try XCTUnwrap((json["tasks"] as? [[String: Any]])?.first)
+        XCTAssertEqual(Set(task.keys), ["name", "notes", "due", "isComplete", "createdAt"])
+        XCTAssertTrue(task["notes"] is NSNull)
+        let created = try XCTUnwrap(task["createdAt"] as? String)
+        XCTAssertTrue(created.hasSuffix("Z") && created.count == 24, created)
+    }
+
+    func testImportSkipsDuplicatesByDefault() throws {
+        let fixture = try TaskStoreFixture()
+        try addVariedTasks(to: fixture.store)
+        let data = try fixture.store.exportDocument()
+        // Changed since the export: still the same task.
+        let plain = try XCTUnwrap(try fixture.store.tasks().first { $0.name == "Plain" })
+        try fixture.store.toggleIsComplete(plain)
+
+        XCTAssertEqual(try fixture.store.importDocument(data), ImportResult(imported: 0, skipped: 4))
+        XCTAssertEqual(try fixture.store.count(), 4)
+        XCTAssertEqual(try fixture.store.importDocument(data, duplicates: .keep), ImportResult(imported: 4, skipped: 0))
+        XCTAssertEqual(try fixture.store.count(), 8)
+    }
+
+    func testImportIntoNonEmptyStoreAddsNewTasks() throws {
+        let source = try TaskStoreFixture()
+        try addVariedTasks(to: source.store)
+        let target = try TaskStoreFixture()
+        try target.store.add(name: "Already here")
+        XCTAssertEqual(try target.store.importDocument(try source.store.exportDocument()).imported, 4)
+        XCTAssertEqual(try target.store.count(), 5)
+    }
+
+    func testIdenticalTasksWithinADocumentAreAllImported() throws {
+        let created = isoDate("2026-11-01T08:00:00.000Z")
+        let document = TaskDocument(tasks: [TaskRecord(name: "Twin", createdAt: created), TaskRecord(name: "Twin", createdAt: created)])
+        let fixture = try TaskStoreFixture()
+        XCTAssertEqual(try fixture.store.importDocument(document.encoded()).imported, 2)
+    }
+
+    func testBadDocumentsAreRefusedWithReasons() throws {
+        let fixture = try TaskStoreFixture()
+        let cases: [(String, String)] = [
+            ("not json", "not a task export"),
+            ("[1, 2]", "not a task export"),
+            (#"{"format": "other", "version": 1, "tasks": []}"#, "format"),
+            (#"{"format": "tasks", "version": 9, "tasks": []}"#, "version 9"),
+            (#"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00.000Z", "tasks": [{"name": "x"}]}"#,
+             "tasks[0].createdAt is missing"),
+            (#"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00.000Z", "tasks": [{"name": 3, "createdAt": "2026-11-01T08:00:00.000Z"}]}"#,
+             "tasks[0].name should be a string"),
+            (#"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00.000Z", "tasks": [{"name": "x", "createdAt": "yesterday"}]}"#,
+             "'yesterday' is not an ISO 8601 date"),
+        ]
+        for (text, expected) in cases {
+            XCTAssertThrowsError(try fixture.store.importDocument(Data(text.utf8)), text) { error in
+                XCTAssertEqual((error as? PersistError)?.code, .typeMismatch, text)
+                XCTAssertTrue("\(error)".contains(expected), "\(error) should mention \(expected)")
+            }
+        }
+        XCTAssertEqual(try fixture.store.count(), 0)
+    }
+
+    func testMinimalHandWrittenDocumentImports() throws {
+        let text = #"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00Z", "tasks": [{"name": " Hand written ", "createdAt": "2026-11-01T09:00:00+01:00"}]}"#
+        let fixture = try TaskStoreFixture()
+        XCTAssertEqual(try fixture.store.importDocument(Data(text.utf8)).imported, 1)
+        let task = try XCTUnwrap(try fixture.store.tasks().first)
+        XCTAssertEqual(task.name, "Hand written")
+        XCTAssertEqual(task.createdAt, isoDate("2026-11-01T08:00:00.000Z"))
+        XCTAssertFalse(task.isComplete)
+        XCTAssertNil(task.due)
+    }
+
+    func testDateCodingIsExactToTheMillisecond() {
+        for seconds in [0, 1, -1, 0.001, -0.001, 1_795_000_000.123, -14_182_940.5, 4_102_444_799.999, 951_782_400] {
+            let date = Date(timeIntervalSince1970: seconds)
+            let text = TaskDateCoding.string(from: date)
+            XCTAssertEqual(TaskDateCoding.date(from: text), TaskDateCoding.normalized(date), text)
+        }
+        XCTAssertEqual(TaskDateCoding.string(from: Date(timeIntervalSince1970: 0)), "1970-01-01T00:00:00.000Z")
+        XCTAssertEqual(TaskDateCoding.string(from: Date(timeIntervalSince1970: 951_782_400)), "2000-02-29T00:00:00.000Z")
+        XCTAssertEqual(TaskDateCoding.string(from: Date(timeIntervalSince1970: -0.001)), "1969-12-31T23:59:59.999Z")
+        for bad in ["", "2026-02-30T00:00:00Z", "2026-11-25", "2026-11-25T24:00:00Z", "2026-11-25T10:00:00",
+                    "2026-11-25T10:00:00.1234Z", "2026-11-25T10:00:00.Z", "2026-11-25T10:00:00Zjunk"] {
+            XCTAssertNil(TaskDateCoding.date(from: bad), bad)
+        }
+        XCTAssertNotNil(TaskDateCoding.date(from: "2026-11-25T10:00:00.1230Z"), "zero digits past milliseconds are fine")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import XCTest
+
+/// `tasks export [FILE]` and `tasks import FILE`.
+final class ExportImportTests: XCTestCase {
+    func testRoundTripThroughAFile() throws {
+        let source = try CLIFixture()
+        try source.makeEmptyStore()
+        try source.add("Call mom", "--notes", "About «the trip»\nline two", "--due", "2030-01-02")
+        let done = try source.add("Water plants")
+        try source.ok("done", String(done))
+        try source.add("Read")
+        let file = source.directory.appendingPathComponent("backup.json").path
+        XCTAssertEqual(try source.ok("export", file).stdout, "Exported 3 tasks to \(file)\n")
+
+        let target = try CLIFixture()
+        try target.makeEmptyStore()
+        XCTAssertEqual(try target.ok("import", file).stdout, "Imported 3 tasks\n")
+        let strip = { (rows: [ListOutput.Row]) in rows.map { [$0.name, $0.notes ?? "-", $0.due ?? "-", "\($0.isComplete)", $0.createdAt] } }
+        XCTAssertEqual(strip(try target.list().allTasks), strip(try source.list().allTasks))
+
+        XCTAssertEqual(try target.ok("import", file).stdout, "Imported 0 tasks (skipped 3 already in the store)\n")
+        XCTAssertEqual(try target.ok("import", file, "--keep-duplicates").stdout, "Imported 3 tasks\n")
+        XCTAssertEqual(try target.list().allTasks.count, 6)
+    }
+
+    func testExportToStandardOutputAndImportFromStandardInput() throws {
+        let source = try CLIFixture()
+        let exported = try source.ok("export").stdout
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(exported.utf8)) as? [String: Any])
+        XCTAssertEqual(document["format"] as? String, "tasks")
+        XCTAssertEqual(document["version"] as? Int, 1)
+        let count = try XCTUnwrap(document["tasks"] as? [Any]).count
+        XCTAssertEqual(count, try source.list().allTasks.count)
+
+        let target = try CLIFixture()
+        try target.makeEmptyStore()
+        XCTAssertEqual(try target.ok("import", "-", input: Data(exported.utf8)).stdout, "Imported \(count) tasks\n")
+    }
+
+    func testBadImportFilesChangeNothing() throws {
+        let fixture = try CLIFixture()
+        try fixture.ok("list")
+        let notJSON = fixture.directory.appendingPathComponent("notes.txt")
+        try Data("shopping list\n".utf8).write(to: notJSON)
+        try fixture.fails(["import", "notes.txt"], status: 1, message: "notes.txt is not a task export (not a JSON object)")
+        try fixture.fails(["import", "missing.json"], status: 1, message: "cannot read missing.json: no such file")
+        let badTask = fixture.directory.appendingPathComponent("bad.json")
+        try Data(#"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00Z", "tasks": [{"name": "x"}]}"#.utf8).write(to: badTask)
+        try fixture.fails(["import", "bad.json"], status: 1,
+                          message: "bad.json is not a valid task export (tasks[0].createdAt is missing)")
+        let emptyName = fixture.directory.appendingPathComponent("empty-name.json")
+        try Data(#"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00Z", "tasks": [{"name": "ok", "createdAt": "2026-11-01T08:00:00Z"}, {"name": " ", "createdAt": "2026-11-01T08:00:00Z"}]}"#.utf8)
+            .write(to: emptyName)
+        try fixture.fails(["import", "empty-name.json"], status: 1, message: "task 2 of the document: a task's name cannot be empty")
+    }
+}
