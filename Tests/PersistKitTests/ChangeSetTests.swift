@@ -376,25 +376,13 @@ final class ChangeSetTests: XCTestCase {
 
     // MARK: - Generated oracle
 
-    /// SplitMix64: small, seedable, the same on every platform.
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func testGeneratedChangesAgainstOracle() throws {
         let baseSeed: UInt64 = ProcessInfo.processInfo.environment["PERSISTKIT_SEED"].flatMap(UInt64.init) ?? 20_240_601
         let caseCount = 6_000
         var bruteForced = 0, moveTotal = 0, relocatedTotal = 0
         for index in 0..<caseCount {
             let seed = baseSeed &+ UInt64(index)
-            var random = SeededRandom(state: seed)
+            var random = SeededGenerator(seed: seed)
             let failures = checkGeneratedCase(&random, bruteForced: &bruteForced, moves: &moveTotal, relocated: &relocatedTotal)
             if !failures.isEmpty {
                 XCTFail("seed \(seed) (case \(index), PERSISTKIT_SEED=\(baseSeed)):\n  " + failures.joined(separator: "\n  "))
@@ -408,7 +396,7 @@ final class ChangeSetTests: XCTestCase {
     }
 
     /// One generated case: the problems found, none when it passes.
-    func checkGeneratedCase(_ random: inout SeededRandom, bruteForced: inout Int, moves: inout Int, relocated: inout Int) -> [String] {
+    func checkGeneratedCase(_ random: inout SeededGenerator, bruteForced: inout Int, moves: inout Int, relocated: inout Int) -> [String] {
         let keys = Int.random(in: 1...5, using: &random)                  // section keys in use: 0..<keys
         let size = Int.random(in: 0...60, using: &random)
         let sortRange = Int.random(in: 1...30, using: &random)

@@ -487,19 +487,6 @@ final class PredicateFormatParserTests: XCTestCase {
 
     // MARK: - Generated well-formed predicates
 
-    /// SplitMix64: small, fast, and the same on every platform.
-    private struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static func seed() -> UInt64 {
         if let text = ProcessInfo.processInfo.environment["PREDICATE_FUZZ_SEED"], let seed = UInt64(text) { return seed }
         return 0x5EED_F00D_2024

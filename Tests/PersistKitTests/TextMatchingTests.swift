@@ -291,7 +291,7 @@ final class TextMatchingTests: XCTestCase {
     ]
     private static let asciiPieces: [String] = ["a", "A", "b", "B", "c", "x", "X", "1", "0", " ", "*", "?", "\\"]
 
-    private static func randomString(_ rng: inout TextMatchingRandom, from pieces: [String], maxPieces: Int) -> String {
+    private static func randomString(_ rng: inout SeededGenerator, from pieces: [String], maxPieces: Int) -> String {
         let count = Int(rng.next() % UInt64(maxPieces + 1))
         var s = ""
         for _ in 0..<count { s += pieces[Int(rng.next() % UInt64(pieces.count))] }
@@ -299,7 +299,7 @@ final class TextMatchingTests: XCTestCase {
     }
 
     /// A pattern likely to match: a random piece of `value` with its case changed, or a random string.
-    private static func randomPattern(_ rng: inout TextMatchingRandom, value: String, pieces: [String]) -> String {
+    private static func randomPattern(_ rng: inout SeededGenerator, value: String, pieces: [String]) -> String {
         let characters = Array(value)
         switch rng.next() % 3 {
         case 0 where !characters.isEmpty:
@@ -315,11 +315,11 @@ final class TextMatchingTests: XCTestCase {
         }
     }
 
-    private func makeRNG(_ name: String) -> TextMatchingRandom {
+    private func makeRNG(_ name: String) -> SeededGenerator {
         let seed = ProcessInfo.processInfo.environment["PERSISTKIT_TEST_SEED"].flatMap { UInt64($0) }
             ?? 0x5EED_2024_0000_0001
         print("\(name): seed \(seed) (set PERSISTKIT_TEST_SEED to replay)")
-        return TextMatchingRandom(seed: seed)
+        return SeededGenerator(seed: seed)
     }
 
     func testGeneratedMatchingAgreesWithReference() {
@@ -443,21 +443,6 @@ final class TextMatchingTests: XCTestCase {
                 }
             }
         }
-    }
-}
-
-/// TextMatchingRandom: a small seeded generator, so generated tests can be replayed from their seed.
-private struct TextMatchingRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
