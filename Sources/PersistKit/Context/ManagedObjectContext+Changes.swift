@@ -12,21 +12,30 @@ extension ManagedObjectContext {
         mergeChangesFromStore()
         guard !unprocessedInserted.isEmpty || !unprocessedUpdated.isEmpty || !unprocessedDeleted.isEmpty
                 || unprocessedInvalidatedAll else { return }
+        guard !observers.isEmpty else {
+            // Nobody to tell: forget the queue without building a notice.
+            for object in unprocessedInserted { object.insertUnprocessed = false }
+            unprocessedInserted.removeAll()
+            unprocessedUpdated.removeAll()
+            unprocessedDeleted.removeAll()
+            unprocessedInvalidatedAll = false
+            return
+        }
         var notice = ContextChanges()
         notice.invalidatedAll = unprocessedInvalidatedAll
-        notice.inserted = unprocessedInserted.values.sorted { $0.objectID.key < $1.objectID.key }
+        notice.inserted = unprocessedInserted.filter(\.insertUnprocessed)
         notice.deleted = Array(unprocessedDeleted.values)
         // An object is reported once: an insertion or deletion in the same notice covers its updates.
-        notice.updated = unprocessedUpdated.filter { unprocessedInserted[$0.key] == nil && unprocessedDeleted[$0.key] == nil }
+        notice.updated = unprocessedUpdated.filter { !$0.value.object.insertUnprocessed && unprocessedDeleted[$0.key] == nil }
             .values.compactMap { entry in
-            let keys = Set(entry.slots.compactMap { $0 < entry.object.entity.attributes.count ? entry.object.entity.attributes[$0].name : nil })
+            let keys = Set(entry.slots.slots.compactMap { $0 < entry.object.entity.attributes.count ? entry.object.entity.attributes[$0].name : nil })
             return keys.isEmpty ? nil : (entry.object, keys)
         }
+        for object in unprocessedInserted { object.insertUnprocessed = false }
         unprocessedInserted.removeAll()
         unprocessedUpdated.removeAll()
         unprocessedDeleted.removeAll()
         unprocessedInvalidatedAll = false
-        guard !observers.isEmpty else { return }
         isProcessingChanges = true
         defer { isProcessingChanges = false }
         for id in observers.keys.sorted() {
@@ -70,7 +79,7 @@ extension ManagedObjectContext {
             let known = registered[ObjectIdentifier(entity)]
             let fresh = keys.filter { known?.byKey[$0] == nil }
             guard let objects = try? readObjects(entity: entity, keys: fresh) else { continue }
-            for object in objects { unprocessedInserted[ObjectIdentifier(object)] = object }
+            for object in objects { queueInserted(object) }
         }
     }
 
@@ -112,15 +121,15 @@ extension ManagedObjectContext {
             object.insertedFlag = false
             object.deletedFlag = true
             object.managedObjectContext = nil
-            if unprocessedInserted.removeValue(forKey: id) == nil { unprocessedDeleted[id] = object }
+            if !dequeueInserted(object) { unprocessedDeleted[id] = object }
             unprocessedUpdated[id] = nil
         }
         insertedOrder.removeAll()
-        insertedIDs.removeAll()
+        insertedCount = 0
         for object in changed.values {
             guard let committed = object.committedStorage else { continue }
             let id = ObjectIdentifier(object)
-            let slots = Set(committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) })
+            let slots = SlotSet(committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) })
             object.storage = committed
             object.committedStorage = nil
             object.encodingProblems = nil
@@ -148,7 +157,7 @@ extension ManagedObjectContext {
         for object in deleted.values {
             let id = ObjectIdentifier(object)
             object.deletedFlag = false
-            if unprocessedDeleted.removeValue(forKey: id) == nil { unprocessedInserted[id] = object }
+            if unprocessedDeleted.removeValue(forKey: id) == nil { queueInserted(object) }
             reverted[ObjectIdentifier(object.entity), default: (object.entity, [])].1.insert(object.objectID.key)
         }
         deleted.removeAll()
@@ -159,7 +168,7 @@ extension ManagedObjectContext {
             let present = Set(found.map(\.objectID.key))
             for key in keys where !present.contains(key) {
                 if let object = registered[ObjectIdentifier(entity)]?.byKey.removeValue(forKey: key) {
-                    unprocessedInserted[ObjectIdentifier(object)] = nil
+                    dequeueInserted(object)
                     markDeletedElsewhere(object)
                 }
             }
@@ -176,9 +185,10 @@ extension ManagedObjectContext {
         for object in insertedOrder { object.managedObjectContext = nil }
         registered.removeAll()
         insertedOrder.removeAll()
-        insertedIDs.removeAll()
+        insertedCount = 0
         changed.removeAll()
         deleted.removeAll()
+        for object in unprocessedInserted { object.insertUnprocessed = false }
         unprocessedInserted.removeAll()
         unprocessedUpdated.removeAll()
         unprocessedDeleted.removeAll()

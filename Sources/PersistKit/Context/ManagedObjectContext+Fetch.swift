@@ -75,7 +75,9 @@ extension ManagedObjectContext {
         let plan = try plan(request)
         let objects = try fetchObjects(plan, includesPendingChanges: request.includesPendingChanges)
         if T.self == ManagedObject.self || plan.entity.objectClass == T.self {
-            return objects.map { unsafeDowncast($0, to: T.self) }
+            // Every element is an instance of exactly `T` (the entity's class): an array of class
+            // references has the same layout whatever its static element type.
+            return unsafeBitCast(objects, to: [T].self)
         }
         return objects.compactMap { $0 as? T }
     }
@@ -139,8 +141,8 @@ extension ManagedObjectContext {
 
     func pendingObjects(of entity: EntityDescription) -> PendingObjects {
         var inserted: [ManagedObject] = []
-        if !insertedIDs.isEmpty {
-            inserted = insertedOrder.filter { $0.entity === entity && insertedIDs.contains(ObjectIdentifier($0)) }
+        if insertedCount > 0 {
+            inserted = insertedOrder.filter { $0.insertedFlag && $0.entity === entity }
         }
         var changedOrDeleted: [ManagedObject] = []
         for object in changed.values where object.entity === entity { changedOrDeleted.append(object) }
@@ -228,7 +230,7 @@ extension ManagedObjectContext {
     /// Replaces an unchanged object's values with newer ones from the store, and queues the
     /// difference for observers.
     func noteRefreshed(_ object: ManagedObject, newStorage: ContiguousArray<SQLValue>) {
-        var slots = Set<Int>()
+        var slots = SlotSet()
         for index in newStorage.indices where index < object.storage.count
             && !SQLValue.identical(newStorage[index], object.storage[index]) {
             slots.insert(index)

@@ -14,7 +14,6 @@ extension ManagedObjectContext {
         processPendingChanges()
         let inserts = insertedObjects
         let updates = changed.values.filter { ($0.isUpdated || $0.encodingProblems?.isEmpty == false) && !$0.deletedFlag }
-            .sorted { $0.objectID.key < $1.objectID.key }
         let deletes = deletedObjects
         let deletedElsewhere = changed.values.filter { $0.deletedFlag && deleted[ObjectIdentifier($0)] == nil && $0.isChangedSinceRead }
         guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty || !deletedElsewhere.isEmpty else { return }
@@ -30,20 +29,48 @@ extension ManagedObjectContext {
         let checkVersion = mergePolicy == .error
         let sequence = try store.save(origin: origin) { connection in
             var change = StoreChange(sequence: 0, origin: origin)
+            // One statement lookup per entity, not per object.
+            var insertStatement: (entity: EntityDescription, statement: SQLiteStatement)?
+            var keysByEntity: [ObjectIdentifier: (name: String, keys: [Int64])] = [:]
+            var currentKeys: [Int64] = []
             for object in inserts {
-                let statement = try connection.cachedStatement(insertSQL(for: object.entity))
-                for (index, value) in object.storage.enumerated() {
-                    try statement.bind(value, at: Int32(index + 1))
+                if insertStatement?.entity !== object.entity {
+                    if let previous = insertStatement?.entity {
+                        keysByEntity[ObjectIdentifier(previous), default: (previous.name, [])].keys.append(contentsOf: currentKeys)
+                        currentKeys.removeAll(keepingCapacity: true)
+                    }
+                    insertStatement = (object.entity, try connection.cachedStatement(insertSQL(for: object.entity)))
+                }
+                guard let statement = insertStatement?.statement else { continue }
+                statement.reset()
+                var index: Int32 = 1
+                for value in object.storage {
+                    try statement.bind(value, at: index)
+                    index += 1
                 }
                 try statement.run()
                 let key = connection.lastInsertRowID
                 insertedKeys.append(key)
-                change.inserted[object.entity.name, default: []].append(key)
+                currentKeys.append(key)
             }
+            if let last = insertStatement?.entity {
+                keysByEntity[ObjectIdentifier(last), default: (last.name, [])].keys.append(contentsOf: currentKeys)
+            }
+            for (name, keys) in keysByEntity.values { change.inserted[name, default: []].append(contentsOf: keys) }
             var conflicts: [ManagedObject] = []
+            // Objects changing the same columns share one statement: found once per column set.
+            var updateStatements: [UpdateStatementKey: SQLiteStatement] = [:]
             for object in updates {
                 let slots = changedSlots(of: object)
-                let statement = try connection.cachedStatement(updateSQL(for: object.entity, slots: slots, checkVersion: checkVersion))
+                let statementKey = UpdateStatementKey(entity: ObjectIdentifier(object.entity), slots: SlotSet(slots))
+                let statement: SQLiteStatement
+                if let known = updateStatements[statementKey] {
+                    statement = known
+                    statement.reset()
+                } else {
+                    statement = try connection.cachedStatement(updateSQL(for: object.entity, slots: slots, checkVersion: checkVersion))
+                    updateStatements[statementKey] = statement
+                }
                 var index: Int32 = 1
                 for slot in slots {
                     try statement.bind(object.storage[slot], at: index)
@@ -96,7 +123,7 @@ extension ManagedObjectContext {
             entityObjects(object.entity).byKey[key] = object
         }
         insertedOrder.removeAll(keepingCapacity: false)
-        insertedIDs.removeAll()
+        insertedCount = 0
         for object in updates {
             object.version += 1
             object.committedStorage = nil
@@ -115,22 +142,32 @@ extension ManagedObjectContext {
         var problems: [String] = []
         var involved: [ObjectID] = []
         var ownErrors: [PersistError] = []
+        var modelled: [ObjectIdentifier: Bool] = [:]
         for object in objects {
             let before = problems.count
             let entity = object.entity
-            if model.entity(named: entity.name) !== entity {
+            let inModel: Bool
+            if let known = modelled[ObjectIdentifier(entity)] {
+                inModel = known
+            } else {
+                inModel = model.entity(named: entity.name) === entity
+                modelled[ObjectIdentifier(entity)] = inModel
+            }
+            if !inModel {
                 problems.append("\(entity.name) is not an entity of this context's model")
             }
-            for attribute in entity.attributes where attribute.index < object.storage.count {
-                let value = object.storage[attribute.index]
-                if value.isNull && !attribute.isOptional {
-                    problems.append("\(entity.name).\(attribute.name) is required but not set")
+            let storage = object.storage
+            for slot in entity.requiredSlots where slot < storage.count && storage[slot].isNull {
+                problems.append("\(entity.name).\(entity.attributes[slot].name) is required but not set")
+            }
+            for slot in entity.realSlots where slot < storage.count {
+                if case .real(let number) = storage[slot], number.isNaN {
+                    problems.append("\(entity.name).\(entity.attributes[slot].name) is NaN, which SQLite cannot store")
                 }
-                if case .real(let number) = value, number.isNaN {
-                    problems.append("\(entity.name).\(attribute.name) is NaN, which SQLite cannot store")
-                }
-                if let problem = object.encodingProblems?[attribute.index] {
-                    problems.append("\(entity.name).\(attribute.name) could not be encoded: \(problem)")
+            }
+            if let encodingProblems = object.encodingProblems {
+                for (slot, problem) in encodingProblems.sorted(by: { $0.key < $1.key }) where slot < entity.attributes.count {
+                    problems.append("\(entity.name).\(entity.attributes[slot].name) could not be encoded: \(problem)")
                 }
             }
             do {
@@ -181,6 +218,12 @@ extension ManagedObjectContext {
         statementSQL[key] = sql
         return sql
     }
+}
+
+/// The key of an UPDATE statement within one save: the entity and the columns it sets.
+struct UpdateStatementKey: Hashable {
+    let entity: ObjectIdentifier
+    let slots: SlotSet
 }
 
 extension ManagedObject {

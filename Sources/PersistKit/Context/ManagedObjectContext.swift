@@ -22,19 +22,20 @@ public final class ManagedObjectContext {
     public var mergePolicy: MergePolicy = .error
 
     /// Saved objects known to this context, by entity and primary key: one instance per object.
-    var registered: [ObjectIdentifier: EntityObjects] = [:]
-    /// Inserted objects in insertion order (entries may have been deleted since).
-    var insertedOrder: [ManagedObject] = []
-    var insertedIDs: Set<ObjectIdentifier> = []
+    @exclusivity(unchecked) var registered: [ObjectIdentifier: EntityObjects] = [:]
+    /// Inserted objects in insertion order; an entry whose `insertedFlag` is off was deleted.
+    @exclusivity(unchecked) var insertedOrder: [ManagedObject] = []
+    @exclusivity(unchecked) var insertedCount = 0
     /// Saved objects with a snapshot of their committed values (changed since read).
-    var changed: [ObjectIdentifier: ManagedObject] = [:]
+    @exclusivity(unchecked) var changed: [ObjectIdentifier: ManagedObject] = [:]
     /// Saved objects deleted in this context, not yet saved.
-    var deleted: [ObjectIdentifier: ManagedObject] = [:]
+    @exclusivity(unchecked) var deleted: [ObjectIdentifier: ManagedObject] = [:]
 
     // Changes not yet handed to observers.
-    var unprocessedInserted: [ObjectIdentifier: ManagedObject] = [:]
-    var unprocessedUpdated: [ObjectIdentifier: (object: ManagedObject, slots: Set<Int>)] = [:]
-    var unprocessedDeleted: [ObjectIdentifier: ManagedObject] = [:]
+    /// Objects to report as inserted: those whose `insertUnprocessed` is still on.
+    @exclusivity(unchecked) var unprocessedInserted: [ManagedObject] = []
+    @exclusivity(unchecked) var unprocessedUpdated: [ObjectIdentifier: (object: ManagedObject, slots: SlotSet)] = [:]
+    @exclusivity(unchecked) var unprocessedDeleted: [ObjectIdentifier: ManagedObject] = [:]
     var unprocessedInvalidatedAll = false
     var isProcessingChanges = false
 
@@ -42,6 +43,9 @@ public final class ManagedObjectContext {
     var nextObserverID = 0
     var lastMergedSequence: Int
     var statementSQL: [UpdateKey: String] = [:]
+    /// The entity `init(context:)` used last, for its class: a class inserts many objects in a row.
+    private var lastInsertClass: ObjectIdentifier?
+    private var lastInsertEntity: EntityDescription?
 
     static let temporaryKeys = Atomic<Int64>(0)
 
@@ -53,7 +57,7 @@ public final class ManagedObjectContext {
 
     /// The objects of one entity a context holds, by primary key.
     final class EntityObjects {
-        var byKey: [Int64: ManagedObject] = [:]
+        @exclusivity(unchecked) var byKey: [Int64: ManagedObject] = [:]
     }
 
     struct UpdateKey: Hashable {
@@ -66,13 +70,13 @@ public final class ManagedObjectContext {
 
     /// Whether anything was inserted, changed or deleted and not saved.
     public var hasChanges: Bool {
-        if !insertedIDs.isEmpty || !deleted.isEmpty { return true }
+        if insertedCount > 0 || !deleted.isEmpty { return true }
         return changed.values.contains { $0.isUpdated || ($0.deletedFlag && $0.isChangedSinceRead) || $0.encodingProblems?.isEmpty == false }
     }
 
     /// Objects inserted and not yet saved, in insertion order.
     public var insertedObjects: [ManagedObject] {
-        insertedOrder.filter { insertedIDs.contains(ObjectIdentifier($0)) }
+        insertedOrder.filter(\.insertedFlag)
     }
 
     /// Saved objects whose values changed and are not yet saved.
@@ -106,10 +110,9 @@ public final class ManagedObjectContext {
         object.managedObjectContext = self
         object.insertedFlag = true
         object.deletedFlag = false
-        let id = ObjectIdentifier(object)
         insertedOrder.append(object)
-        insertedIDs.insert(id)
-        unprocessedInserted[id] = object
+        insertedCount += 1
+        queueInserted(object)
         object.awakeFromInsert()
     }
 
@@ -122,9 +125,9 @@ public final class ManagedObjectContext {
         object.deletedFlag = true
         if object.insertedFlag {
             object.insertedFlag = false
-            insertedIDs.remove(id)
+            insertedCount -= 1
             object.managedObjectContext = nil
-            if unprocessedInserted.removeValue(forKey: id) == nil {
+            if !dequeueInserted(object) {
                 unprocessedDeleted[id] = object
             }
             unprocessedUpdated[id] = nil
@@ -137,21 +140,16 @@ public final class ManagedObjectContext {
 
     /// Called by an object before one of its slots changes to a different value.
     func objectWillChange(_ object: ManagedObject, slot: Int) {
+        // Changes before the insert is first reported are part of the insert.
+        if object.insertUnprocessed { return }
         let id = ObjectIdentifier(object)
         // Deleted objects are tracked too: a rollback must know what it reverts, and saving
         // changes to an object deleted elsewhere must fail, not vanish.
-        if object.insertedFlag {
-            // Changes before the insert is first reported are part of the insert.
-            if unprocessedInserted[id] != nil { return }
-        } else if object.committedStorage == nil {
+        if !object.insertedFlag && object.committedStorage == nil {
             object.committedStorage = object.storage
             changed[id] = object
         }
-        if unprocessedUpdated[id] != nil {
-            unprocessedUpdated[id]?.slots.insert(slot)
-        } else {
-            unprocessedUpdated[id] = (object, [slot])
-        }
+        unprocessedUpdated[id, default: (object, SlotSet())].slots.insert(slot)
     }
 
     // MARK: Looking objects up
@@ -174,7 +172,7 @@ public final class ManagedObjectContext {
             throw PersistError(.objectNotFound, "The object belongs to another store", entity: entity.name, objectIDs: [objectID])
         }
         if objectID.isTemporary {
-            if let object = insertedOrder.first(where: { $0.objectID == objectID && insertedIDs.contains(ObjectIdentifier($0)) }) {
+            if let object = insertedOrder.first(where: { $0.insertedFlag && $0.objectID == objectID }) {
                 return object
             }
             throw PersistError(.objectNotFound, "No unsaved object with this temporary ID in this context",
@@ -188,6 +186,39 @@ public final class ManagedObjectContext {
             throw PersistError(.objectNotFound, "No object with this ID in the store", entity: entity.name, objectIDs: [objectID])
         }
         return object
+    }
+
+    /// Queues an object to be reported as inserted (once).
+    func queueInserted(_ object: ManagedObject) {
+        guard !object.insertUnprocessed else { return }
+        object.insertUnprocessed = true
+        unprocessedInserted.append(object)
+    }
+
+    /// Takes back a queued insertion; false when it was not queued (already reported).
+    @discardableResult
+    func dequeueInserted(_ object: ManagedObject) -> Bool {
+        guard object.insertUnprocessed else { return false }
+        object.insertUnprocessed = false
+        return true
+    }
+
+    /// The entity for `ManagedObject.init(context:)`: the model's, else the class's own (the
+    /// next save then reports that it is not in the model).
+    func entityForInsert(_ objectClass: ManagedObject.Type) -> EntityDescription {
+        let key = ObjectIdentifier(objectClass)
+        if key == lastInsertClass, let entity = lastInsertEntity { return entity }
+        let entity: EntityDescription
+        if let modelled = model.entity(for: objectClass) {
+            entity = modelled
+        } else if case .success(let described) = EntityReflection.entity(for: objectClass) {
+            entity = described
+        } else {
+            entity = ManagedObject.invalidEntity(for: objectClass)
+        }
+        lastInsertClass = key
+        lastInsertEntity = entity
+        return entity
     }
 
     func entityObjects(_ entity: EntityDescription) -> EntityObjects {

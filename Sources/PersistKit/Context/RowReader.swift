@@ -32,9 +32,26 @@ struct RowReader {
     @inline(__always)
     func readStorage(_ statement: SQLiteStatement, key: Int64) throws -> ContiguousArray<SQLValue> {
         let count = columnTypes.count
-        var storage = ContiguousArray<SQLValue>()
-        storage.reserveCapacity(count)
-        for slot in 0..<count {
+        var failure: PersistError?
+        let storage = ContiguousArray<SQLValue>(unsafeUninitializedCapacity: count) { buffer, initialized in
+            for slot in 0..<count {
+                switch readValue(statement, slot: slot, key: key) {
+                case .success(let value):
+                    buffer.initializeElement(at: slot, to: value)
+                    initialized = slot + 1
+                case .failure(let error):
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+        return storage
+    }
+
+    @inline(__always)
+    private func readValue(_ statement: SQLiteStatement, slot: Int, key: Int64) -> Result<SQLValue, PersistError> {
+        do {
             let column = Int32(slot + 2)
             let actual = statement.columnType(at: column)
             let expected = columnTypes[slot]
@@ -57,9 +74,12 @@ struct RowReader {
                valueType.init(storedValue: value) == nil {
                 throw mismatch(slot: slot, found: value, key: key)
             }
-            storage.append(value)
+            return .success(value)
+        } catch let error as PersistError {
+            return .failure(error)
+        } catch {
+            return .failure(PersistError(.sqlite, "\(error)"))
         }
-        return storage
     }
 
     private func mismatch(slot: Int, found: SQLValue, key: Int64) -> PersistError {

@@ -4,13 +4,16 @@ extension Bool: PlaceholderAttributeValue {
     /// `.boolean`.
     public static var attributeType: AttributeType { .boolean }
     /// `false`.
+    @inlinable
     public static var attributePlaceholder: Bool { false }
     /// Any integer; non-zero is true.
+    @inlinable
     public init?(storedValue: SQLValue) {
         guard case .integer(let value) = storedValue else { return nil }
         self = value != 0
     }
     /// 1 or 0.
+    @inlinable
     public func makeStoredValue() -> SQLValue { .integer(self ? 1 : 0) }
 }
 
@@ -18,13 +21,16 @@ extension Int: PlaceholderAttributeValue {
     /// `.integer`.
     public static var attributeType: AttributeType { .integer }
     /// 0.
+    @inlinable
     public static var attributePlaceholder: Int { 0 }
     /// An integer that fits.
+    @inlinable
     public init?(storedValue: SQLValue) {
         guard case .integer(let value) = storedValue, let fitted = Int(exactly: value) else { return nil }
         self = fitted
     }
     /// The integer.
+    @inlinable
     public func makeStoredValue() -> SQLValue { .integer(Int64(self)) }
 }
 
@@ -32,13 +38,16 @@ extension Int64: PlaceholderAttributeValue {
     /// `.integer64`.
     public static var attributeType: AttributeType { .integer64 }
     /// 0.
+    @inlinable
     public static var attributePlaceholder: Int64 { 0 }
     /// An integer.
+    @inlinable
     public init?(storedValue: SQLValue) {
         guard case .integer(let value) = storedValue else { return nil }
         self = value
     }
     /// The integer.
+    @inlinable
     public func makeStoredValue() -> SQLValue { .integer(self) }
 }
 
@@ -46,13 +55,16 @@ extension Int32: PlaceholderAttributeValue {
     /// `.integer32`.
     public static var attributeType: AttributeType { .integer32 }
     /// 0.
+    @inlinable
     public static var attributePlaceholder: Int32 { 0 }
     /// An integer in Int32's range.
+    @inlinable
     public init?(storedValue: SQLValue) {
         guard case .integer(let value) = storedValue, let fitted = Int32(exactly: value) else { return nil }
         self = fitted
     }
     /// The integer.
+    @inlinable
     public func makeStoredValue() -> SQLValue { .integer(Int64(self)) }
 }
 
@@ -60,13 +72,16 @@ extension Int16: PlaceholderAttributeValue {
     /// `.integer16`.
     public static var attributeType: AttributeType { .integer16 }
     /// 0.
+    @inlinable
     public static var attributePlaceholder: Int16 { 0 }
     /// An integer in Int16's range.
+    @inlinable
     public init?(storedValue: SQLValue) {
         guard case .integer(let value) = storedValue, let fitted = Int16(exactly: value) else { return nil }
         self = fitted
     }
     /// The integer.
+    @inlinable
     public func makeStoredValue() -> SQLValue { .integer(Int64(self)) }
 }
 
@@ -74,8 +89,10 @@ extension Double: PlaceholderAttributeValue {
     /// `.double`.
     public static var attributeType: AttributeType { .double }
     /// 0.
+    @inlinable
     public static var attributePlaceholder: Double { 0 }
     /// A real, or an integer.
+    @inlinable
     public init?(storedValue: SQLValue) {
         switch storedValue {
         case .real(let value): self = value
@@ -84,6 +101,7 @@ extension Double: PlaceholderAttributeValue {
         }
     }
     /// The real. NaN is rejected when the object is validated, because SQLite stores it as NULL.
+    @inlinable
     public func makeStoredValue() -> SQLValue { .real(self) }
 }
 
@@ -91,8 +109,10 @@ extension Float: PlaceholderAttributeValue {
     /// `.float`.
     public static var attributeType: AttributeType { .float }
     /// 0.
+    @inlinable
     public static var attributePlaceholder: Float { 0 }
     /// A real, or an integer.
+    @inlinable
     public init?(storedValue: SQLValue) {
         switch storedValue {
         case .real(let value): self = Float(value)
@@ -101,6 +121,7 @@ extension Float: PlaceholderAttributeValue {
         }
     }
     /// The real, widened to Double.
+    @inlinable
     public func makeStoredValue() -> SQLValue { .real(Double(self)) }
 }
 
@@ -108,13 +129,16 @@ extension String: PlaceholderAttributeValue {
     /// `.string`.
     public static var attributeType: AttributeType { .string }
     /// The empty string.
+    @inlinable
     public static var attributePlaceholder: String { "" }
     /// Text.
+    @inlinable
     public init?(storedValue: SQLValue) {
         guard case .text(let value) = storedValue else { return nil }
         self = value
     }
     /// The text.
+    @inlinable
     public func makeStoredValue() -> SQLValue { .text(self) }
 }
 
@@ -122,8 +146,10 @@ extension Date: PlaceholderAttributeValue {
     /// `.date`.
     public static var attributeType: AttributeType { .date }
     /// 1970-01-01.
+    @inlinable
     public static var attributePlaceholder: Date { Date(timeIntervalSince1970: 0) }
     /// Seconds since 2001-01-01 (Foundation's reference date).
+    @inlinable
     public init?(storedValue: SQLValue) {
         switch storedValue {
         case .real(let value): self = Date(timeIntervalSinceReferenceDate: value)
@@ -133,6 +159,7 @@ extension Date: PlaceholderAttributeValue {
     }
     /// Seconds since 2001-01-01, as a real: exactly the `Double` a `Date` holds, so a date
     /// reads back identical (converting to 1970-based seconds would round).
+    @inlinable
     public func makeStoredValue() -> SQLValue { .real(timeIntervalSinceReferenceDate) }
 }
 
@@ -140,13 +167,16 @@ extension Data: PlaceholderAttributeValue {
     /// `.binary`.
     public static var attributeType: AttributeType { .binary }
     /// Empty data.
+    @inlinable
     public static var attributePlaceholder: Data { Data() }
     /// A blob.
+    @inlinable
     public init?(storedValue: SQLValue) {
         guard case .blob(let value) = storedValue else { return nil }
         self = value
     }
     /// The blob.
+    @inlinable
     public func makeStoredValue() -> SQLValue { .blob(self) }
 }
 
@@ -154,8 +184,10 @@ extension UUID: PlaceholderAttributeValue {
     /// `.uuid`.
     public static var attributeType: AttributeType { .uuid }
     /// The nil UUID (all zeros).
+    @inlinable
     public static var attributePlaceholder: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
     /// A 16-byte blob.
+    @inlinable
     public init?(storedValue: SQLValue) {
         guard case .blob(let data) = storedValue, data.count == 16 else { return nil }
         let b = [UInt8](data)
@@ -163,6 +195,7 @@ extension UUID: PlaceholderAttributeValue {
                            b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
     /// The 16 bytes.
+    @inlinable
     public func makeStoredValue() -> SQLValue {
         withUnsafeBytes(of: uuid) { .blob(Data($0)) }
     }
@@ -172,12 +205,15 @@ extension URL: PlaceholderAttributeValue {
     /// `.uri`.
     public static var attributeType: AttributeType { .uri }
     /// `file:///`.
+    @inlinable
     public static var attributePlaceholder: URL { URL(fileURLWithPath: "/") }
     /// Text that parses as a URL.
+    @inlinable
     public init?(storedValue: SQLValue) {
         guard case .text(let text) = storedValue, let url = URL(string: text) else { return nil }
         self = url
     }
     /// The absolute string.
+    @inlinable
     public func makeStoredValue() -> SQLValue { .text(absoluteString) }
 }

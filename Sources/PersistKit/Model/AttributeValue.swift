@@ -30,11 +30,13 @@ extension AttributeValue where Self: RawRepresentable, RawValue: AttributeValue 
     /// The raw value's attribute type.
     public static var attributeType: AttributeType { RawValue.attributeType }
     /// Decodes the raw value, then the case; nil for an unknown raw value.
+    @inlinable
     public init?(storedValue: SQLValue) {
         guard let raw = RawValue(storedValue: storedValue) else { return nil }
         self.init(rawValue: raw)
     }
     /// The raw value, encoded.
+    @inlinable
     public func makeStoredValue() throws -> SQLValue { try rawValue.makeStoredValue() }
 }
 
@@ -42,6 +44,7 @@ extension AttributeValue where Self: Codable {
     /// JSON.
     public static var attributeType: AttributeType { .json }
     /// Decodes JSON text; nil when it is not a valid encoding of this type.
+    @inlinable
     public init?(storedValue: SQLValue) {
         guard case .text(let text) = storedValue,
               let value = try? JSONDecoder().decode(Self.self, from: Data(text.utf8)) else { return nil }
@@ -49,6 +52,7 @@ extension AttributeValue where Self: Codable {
     }
     /// Encodes as JSON text with sorted keys, so equal values store equal text. Dates inside use
     /// the default strategy (seconds since 2001), which round-trips exactly.
+    @inlinable
     public func makeStoredValue() throws -> SQLValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -62,11 +66,13 @@ extension AttributeValue where Self: RawRepresentable & Codable, RawValue: Attri
     /// The raw value's attribute type.
     public static var attributeType: AttributeType { RawValue.attributeType }
     /// Decodes the raw value, then the case.
+    @inlinable
     public init?(storedValue: SQLValue) {
         guard let raw = RawValue(storedValue: storedValue) else { return nil }
         self.init(rawValue: raw)
     }
     /// The raw value, encoded.
+    @inlinable
     public func makeStoredValue() throws -> SQLValue { try rawValue.makeStoredValue() }
 }
 
@@ -90,6 +96,7 @@ extension Optional: AttributeValue where Wrapped: AttributeValue {
     /// Optional attributes are nullable.
     public static var isOptionalAttribute: Bool { true }
     /// NULL decodes as nil.
+    @inlinable
     public init?(storedValue: SQLValue) {
         if case .null = storedValue {
             self = .none
@@ -99,6 +106,7 @@ extension Optional: AttributeValue where Wrapped: AttributeValue {
         self = .some(wrapped)
     }
     /// nil encodes as NULL.
+    @inlinable
     public func makeStoredValue() throws -> SQLValue {
         switch self {
         case .none: return .null

@@ -26,6 +26,10 @@ public final class EntityDescription: @unchecked Sendable {
     /// Each new object's storage: defaults, NULL where there is none.
     let initialStorage: ContiguousArray<SQLValue>
     let slotTable: StorageSlotTable
+    /// Slots that must not be NULL at save, and slots holding reals (NaN is refused): computed
+    /// once, checked per object.
+    let requiredSlots: [Int]
+    let realSlots: [Int]
 
     private let lock = NSRecursiveLock()
     private var probe: ManagedObject?
@@ -45,6 +49,8 @@ public final class EntityDescription: @unchecked Sendable {
         attributeIndexByName = byName
         initialStorage = ContiguousArray(attributes.map(\.initialStoredValue))
         slotTable = StorageSlotTable(attributeCount: attributes.count)
+        requiredSlots = attributes.filter { !$0.isOptional }.map(\.index)
+        realSlots = attributes.filter { $0.type.columnType == "REAL" }.map(\.index)
     }
 
     /// The attribute named `name`, if there is one.
@@ -63,17 +69,16 @@ public final class EntityDescription: @unchecked Sendable {
         probe = object
     }
 
-    /// The slot of an `@Attribute`'s storage key path: a lock-free read after the first time.
-    @inline(__always)
-    func slot<Object: ManagedObject, Wrapper: AttributeWrapper>(
-        for storageKeyPath: ReferenceWritableKeyPath<Object, Wrapper>
-    ) -> Int {
-        let slot = slotTable.slot(for: storageKeyPath)
-        return slot >= 0 ? slot : discoverSlot(for: storageKeyPath)
+    /// The slot of an `@Attribute`'s storage key path once it was found: a lock-free read.
+    /// -1 the first time; ``discoverSlot(for:)`` then finds and publishes it.
+    @usableFromInline
+    func publishedSlot(for storageKeyPath: AnyKeyPath) -> Int {
+        slotTable.slot(for: storageKeyPath)
     }
 
     /// Marks the wrapper the key path names on the probe, and finds it by reflection.
-    private func discoverSlot<Object: ManagedObject, Wrapper: AttributeWrapper>(
+    @usableFromInline
+    func discoverSlot<Object: ManagedObject, Wrapper: AttributeWrapper>(
         for storageKeyPath: ReferenceWritableKeyPath<Object, Wrapper>
     ) -> Int {
         lock.lock()

@@ -16,9 +16,9 @@ import Foundation
 @propertyWrapper
 public struct Attribute<Value: AttributeValue> {
     /// The declared initial value (the attribute's default), if any.
-    let initialValue: Value?
+    @usableFromInline let initialValue: Value?
     /// Set on the entity's probe object only, to find which wrapper a storage key path names.
-    var probeMark = false
+    @usableFromInline var probeMark = false
 
     /// An attribute with an initial value, which is its default.
     public init(wrappedValue: Value) {
@@ -42,13 +42,18 @@ public struct Attribute<Value: AttributeValue> {
     }
 
     /// Reads and writes the attribute through its object's storage.
+    ///
+    /// Inlinable so that each entity's accessors are specialized in the module that declares
+    /// it: a read is a slot lookup and a typed decode, with no generic dispatch.
+    @inlinable
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Attribute<Value>>
     ) -> Value {
         get {
-            let slot = object.entity.slot(for: storageKeyPath)
+            var slot = object.entity.publishedSlot(for: storageKeyPath)
+            if slot < 0 { slot = object.entity.discoverSlot(for: storageKeyPath) }
             guard slot >= 0, slot < object.storage.count else {
                 return unsetValue(object[keyPath: storageKeyPath].initialValue)
             }
@@ -56,7 +61,8 @@ public struct Attribute<Value: AttributeValue> {
             return Value(storedValue: object.storage[slot]) ?? unsetValue(object[keyPath: storageKeyPath].initialValue)
         }
         set {
-            let slot = object.entity.slot(for: storageKeyPath)
+            var slot = object.entity.publishedSlot(for: storageKeyPath)
+            if slot < 0 { slot = object.entity.discoverSlot(for: storageKeyPath) }
             guard slot >= 0, slot < object.storage.count else { return }
             do {
                 object.setStoredValue(try newValue.makeStoredValue(), at: slot)
@@ -69,6 +75,7 @@ public struct Attribute<Value: AttributeValue> {
     /// What an attribute reads as while it holds no value: its initial value, else its type's
     /// placeholder. Only a programming error reaches the end: a model with a required
     /// attribute of a type without placeholder is rejected when the model is created.
+    @usableFromInline
     static func unsetValue(_ initialValue: Value?) -> Value {
         if let initialValue { return initialValue }
         if let placeholder = (Value.self as? any PlaceholderAttributeValue.Type)?.attributePlaceholder as? Value {
@@ -82,6 +89,7 @@ public struct Attribute<Value: AttributeValue> {
 }
 
 /// What the model needs to know of an `@Attribute` found by reflection.
+@usableFromInline
 protocol AttributeWrapper {
     static var valueType: any AttributeValue.Type { get }
     var hasInitialValue: Bool { get }
@@ -90,7 +98,7 @@ protocol AttributeWrapper {
 }
 
 extension Attribute: AttributeWrapper {
-    static var valueType: any AttributeValue.Type { Value.self }
-    var hasInitialValue: Bool { initialValue != nil }
-    func initialStoredValue() throws -> SQLValue { try initialValue?.makeStoredValue() ?? .null }
+    @usableFromInline static var valueType: any AttributeValue.Type { Value.self }
+    @usableFromInline var hasInitialValue: Bool { initialValue != nil }
+    @usableFromInline func initialStoredValue() throws -> SQLValue { try initialValue?.makeStoredValue() ?? .null }
 }

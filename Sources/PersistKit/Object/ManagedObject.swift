@@ -26,18 +26,23 @@ open class ManagedObject {
     /// `reset()`, or after its deletion is saved).
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
+    // Objects are confined to their context's thread, and PersistKit never holds two accesses
+    // to these at once: the run-time exclusivity checks (a third of an attribute write) are off.
+
     /// Current values, one slot per attribute, in SQLite's representation.
-    final var storage: ContiguousArray<SQLValue>
+    @usableFromInline @exclusivity(unchecked) final var storage: ContiguousArray<SQLValue>
     /// Values as last saved or fetched; set when the object is first changed after that.
-    final var committedStorage: ContiguousArray<SQLValue>?
+    @exclusivity(unchecked) final var committedStorage: ContiguousArray<SQLValue>?
     /// The row's version column as last read or written (for conflict detection).
-    final var version: Int64 = 0
-    final var isProbe = false
-    final var probedSlot = -1
+    @exclusivity(unchecked) final var version: Int64 = 0
+    @usableFromInline @exclusivity(unchecked) final var isProbe = false
+    @usableFromInline @exclusivity(unchecked) final var probedSlot = -1
     /// Values that could not be encoded when set (a Codable that failed): reported at save.
-    final var encodingProblems: [Int: String]?
-    final var insertedFlag = false
-    final var deletedFlag = false
+    @exclusivity(unchecked) final var encodingProblems: [Int: String]?
+    @exclusivity(unchecked) final var insertedFlag = false
+    @exclusivity(unchecked) final var deletedFlag = false
+    /// Inserted, and the insertion not yet handed to observers: changes are part of it.
+    @exclusivity(unchecked) final var insertUnprocessed = false
 
     /// Creates an object of `entity` and inserts it into `context` if one is given.
     ///
@@ -56,12 +61,7 @@ open class ManagedObject {
     ///
     /// The class must be an entity of the context's model, else the next save throws.
     public convenience init(context: ManagedObjectContext) {
-        let entity: EntityDescription
-        switch EntityReflection.entity(for: Self.self) {
-        case .success(let described): entity = context.model.entity(for: Self.self) ?? described
-        case .failure(let error): entity = ManagedObject.invalidEntity(for: Self.self, error)
-        }
-        self.init(entity: entity, insertInto: context)
+        self.init(entity: context.entityForInsert(Self.self), insertInto: context)
     }
 
     /// The name of this class's entity. Override it to name the entity yourself (a class
@@ -132,7 +132,7 @@ open class ManagedObject {
     // MARK: Storage
 
     /// Sets a slot; an identical value changes nothing, a different one is tracked.
-    @inline(__always)
+    @usableFromInline
     final func setStoredValue(_ value: SQLValue, at slot: Int) {
         if encodingProblems != nil { encodingProblems?[slot] = nil }
         if SQLValue.identical(storage[slot], value) { return }
@@ -144,6 +144,7 @@ open class ManagedObject {
 
     /// A value that could not be encoded was set: the object is registered as changed so the
     /// next save reports the problem instead of dropping the assignment.
+    @usableFromInline
     final func recordEncodingProblem(at slot: Int, _ error: Error) {
         if encodingProblems == nil { encodingProblems = [:] }
         encodingProblems?[slot] = "\(error)"
@@ -160,7 +161,7 @@ open class ManagedObject {
         return ModelValueCoding.value(from: stored, type: entity.attributes[slot].type)
     }
 
-    private static func invalidEntity(for objectClass: ManagedObject.Type, _ error: PersistError) -> EntityDescription {
+    static func invalidEntity(for objectClass: ManagedObject.Type) -> EntityDescription {
         EntityDescription(name: objectClass.entityName, objectClass: objectClass, isClassBacked: true,
                           attributes: [], valueTypes: [], uniquenessConstraints: [])
     }

@@ -9,9 +9,22 @@ extension SQLValue {
         case (.null, .null): return true
         case (.integer(let x), .integer(let y)): return x == y
         case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern || (x.isNaN && y.isNaN)
-        case (.text(let x), .text(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.text(let x), .text(let y)): return bytesEqual(x, y)
         case (.blob(let x), .blob(let y)): return x == y
         default: return false
+        }
+    }
+
+    /// Byte equality of two strings: lengths first, then one memcmp of their UTF-8.
+    @inline(__always)
+    static func bytesEqual(_ x: String, _ y: String) -> Bool {
+        guard x.utf8.count == y.utf8.count else { return false }
+        var x = x, y = y
+        return x.withUTF8 { a in
+            y.withUTF8 { b in
+                guard let pa = a.baseAddress, let pb = b.baseAddress else { return a.count == b.count }
+                return memcmp(pa, pb, a.count) == 0
+            }
         }
     }
 
