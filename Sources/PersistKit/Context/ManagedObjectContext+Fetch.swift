@@ -11,24 +11,16 @@ extension ManagedObjectContext {
 
         /// Orders two objects as the SQL `ORDER BY` does, ties broken by identity.
         func areInIncreasingOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
-            ManagedObjectContext.compare(a.storage, a.objectID, b.storage, b.objectID, sorts: sorts) < 0
+            for sort in sorts {
+                let order = sort.compare(a.storage[sort.slot], b.storage[sort.slot])
+                if order != 0 { return order < 0 }
+            }
+            return ManagedObject.tiebreak(a, b) < 0
         }
 
         func matches(_ object: ManagedObject) -> Bool {
             evaluator?.evaluate(object.storage) ?? true
         }
-    }
-
-    /// Compares two objects' values by `sorts`; saved objects by primary key, then unsaved ones
-    /// by insertion, when every descriptor ties.
-    static func compare(_ a: ContiguousArray<SQLValue>, _ aID: ObjectID,
-                        _ b: ContiguousArray<SQLValue>, _ bID: ObjectID, sorts: [ResolvedSort]) -> Int {
-        for sort in sorts {
-            let order = sort.compare(a[sort.slot], b[sort.slot])
-            if order != 0 { return order }
-        }
-        if aID.isTemporary != bID.isTemporary { return aID.isTemporary ? 1 : -1 }
-        return aID.key < bID.key ? -1 : (aID.key == bID.key ? 0 : 1)
     }
 
     func plan<T>(_ request: FetchRequest<T>) throws -> FetchPlan {

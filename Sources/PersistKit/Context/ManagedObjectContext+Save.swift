@@ -11,6 +11,7 @@ extension ManagedObjectContext {
     ///   (uniqueness), `.conflict` (another context or process changed or deleted an object
     ///   since this context read it), or an SQLite error.
     public func save() throws {
+        refreshRevertedObjects()
         processPendingChanges()
         let inserts = insertedObjects
         let updates = changed.values.filter { ($0.isUpdated || $0.encodingProblems?.isEmpty == false) && !$0.deletedFlag }
@@ -33,6 +34,7 @@ extension ManagedObjectContext {
             var insertStatement: (entity: EntityDescription, statement: SQLiteStatement)?
             var keysByEntity: [ObjectIdentifier: (name: String, keys: [Int64])] = [:]
             var currentKeys: [Int64] = []
+            var nextKeys: [ObjectIdentifier: (entity: EntityDescription, next: Int64)] = [:]
             for object in inserts {
                 if insertStatement?.entity !== object.entity {
                     if let previous = insertStatement?.entity {
@@ -40,21 +42,31 @@ extension ManagedObjectContext {
                         currentKeys.removeAll(keepingCapacity: true)
                     }
                     insertStatement = (object.entity, try connection.cachedStatement(insertSQL(for: object.entity)))
+                    if nextKeys[ObjectIdentifier(object.entity)] == nil {
+                        nextKeys[ObjectIdentifier(object.entity)] = (object.entity, try firstFreeKey(object.entity, connection))
+                    }
                 }
-                guard let statement = insertStatement?.statement else { continue }
+                guard let statement = insertStatement?.statement,
+                      let key = nextKeys[ObjectIdentifier(object.entity)]?.next else { continue }
                 statement.reset()
-                var index: Int32 = 1
+                statement.bind(key, at: 1)
+                var index: Int32 = 2
                 for value in object.storage {
                     try statement.bind(value, at: index)
                     index += 1
                 }
                 try statement.run()
-                let key = connection.lastInsertRowID
+                nextKeys[ObjectIdentifier(object.entity)]?.next = key + 1
                 insertedKeys.append(key)
                 currentKeys.append(key)
             }
             if let last = insertStatement?.entity {
                 keysByEntity[ObjectIdentifier(last), default: (last.name, [])].keys.append(contentsOf: currentKeys)
+            }
+            for (entity, next) in nextKeys.values {
+                try connection.singleInt(
+                    "INSERT OR REPLACE INTO \(SQLName.quote(SQLiteStore.metadataTable)) (key, value) VALUES (?, ?)",
+                    [.text(SchemaSQL.highWaterKey(for: entity)), .text(String(next - 1))])
             }
             for (name, keys) in keysByEntity.values { change.inserted[name, default: []].append(contentsOf: keys) }
             var conflicts: [ManagedObject] = []
@@ -114,8 +126,9 @@ extension ManagedObjectContext {
             }
             return change
         }
-        // Committed: only now does the context change.
-        lastMergedSequence = max(lastMergedSequence, sequence - 1)
+        // Committed: only now does the context change. (Its own entry in the store's log is
+        // skipped by origin; the merge position must not move past other contexts' saves.)
+        _ = sequence
         for (object, key) in zip(inserts, insertedKeys) {
             object.objectID = ObjectID(entityName: object.entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
             object.insertedFlag = false
@@ -136,6 +149,22 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
         }
         deleted.removeAll()
+    }
+
+    /// Objects changed and then set back to what was read have nothing to save, but another
+    /// context may have saved newer values meanwhile (a merge keeps local changes): read them
+    /// again so the context and its observers show what the store holds.
+    private func refreshRevertedObjects() {
+        var keysByEntity: [ObjectIdentifier: (EntityDescription, [Int64])] = [:]
+        for object in changed.values where !object.deletedFlag && !object.isChangedSinceRead && object.encodingProblems == nil {
+            object.committedStorage = nil
+            changed[ObjectIdentifier(object)] = nil
+            object.version = -1
+            keysByEntity[ObjectIdentifier(object.entity), default: (object.entity, [])].1.append(object.objectID.key)
+        }
+        for (entity, keys) in keysByEntity.values {
+            _ = try? readObjects(entity: entity, keys: keys.sorted())
+        }
     }
 
     private func validate(_ objects: [ManagedObject]) throws {
@@ -192,6 +221,18 @@ extension ManagedObjectContext {
             : "Cannot save: \(problems.count) validation problems"
         throw PersistError(.validation, message, entity: objects.first(where: { involved.contains($0.objectID) })?.entity.name,
                            objectIDs: involved, problems: problems)
+    }
+
+    /// The first primary key a save may give: above every key the entity ever had (the
+    /// high-water mark, which deletions do not lower) and every row present. Read inside the
+    /// save's write transaction, so other processes cannot take the same keys.
+    private func firstFreeKey(_ entity: EntityDescription, _ connection: SQLiteConnection) throws -> Int64 {
+        let highWater = try connection.singleText(
+            "SELECT value FROM \(SQLName.quote(SQLiteStore.metadataTable)) WHERE key = ?",
+            [.text(SchemaSQL.highWaterKey(for: entity))]).flatMap { Int64($0) } ?? 0
+        let largest = try connection.singleInt(
+            "SELECT max(\(SQLName.quote(SchemaSQL.primaryKey))) FROM \(SQLName.quote(entity.name))") ?? 0
+        return max(highWater, largest) + 1
     }
 
     func changedSlots(of object: ManagedObject) -> [Int] {

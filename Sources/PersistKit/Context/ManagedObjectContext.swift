@@ -133,22 +133,24 @@ public final class ManagedObjectContext {
             unprocessedUpdated[id] = nil
             return
         }
+        // A pending update stays queued: if the deletion is rolled back before observers hear
+        // of it, they still need the change that came before it (a reported deletion hides it).
         deleted[id] = object
-        unprocessedUpdated[id] = nil
         unprocessedDeleted[id] = object
     }
 
     /// Called by an object before one of its slots changes to a different value.
     func objectWillChange(_ object: ManagedObject, slot: Int) {
-        // Changes before the insert is first reported are part of the insert.
-        if object.insertUnprocessed { return }
+        // An unsaved insert not yet reported: its changes are part of the insertion.
+        if object.insertedFlag && object.insertUnprocessed { return }
         let id = ObjectIdentifier(object)
-        // Deleted objects are tracked too: a rollback must know what it reverts, and saving
-        // changes to an object deleted elsewhere must fail, not vanish.
+        // Saved objects (deleted ones too) keep what they had, to save or roll back the change.
         if !object.insertedFlag && object.committedStorage == nil {
             object.committedStorage = object.storage
             changed[id] = object
         }
+        // Reported as inserted anyway (a rolled-back deletion): no separate update.
+        if object.insertUnprocessed { return }
         unprocessedUpdated[id, default: (object, SlotSet())].slots.insert(slot)
     }
 

@@ -21,7 +21,16 @@ open class ManagedObject {
     /// The object's entity.
     public let entity: EntityDescription
     /// The object's identity: temporary until its first save, permanent after.
-    public internal(set) var objectID: ObjectID
+    public internal(set) var objectID: ObjectID {
+        didSet {
+            tiebreakKey = objectID.key
+            tiebreakIsTemporary = objectID.isTemporary
+        }
+    }
+    /// The object ID's key and kind, copied out so sorting compares two integers instead of
+    /// copying an `ObjectID` (two strings) per comparison.
+    @exclusivity(unchecked) final var tiebreakKey: Int64 = 0
+    @exclusivity(unchecked) final var tiebreakIsTemporary = true
     /// The context the object belongs to; nil once it is removed from its context (after
     /// `reset()`, or after its deletion is saved).
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
@@ -52,6 +61,8 @@ open class ManagedObject {
         self.entity = entity
         storage = entity.initialStorage
         objectID = ObjectID(entityName: entity.name, storeIdentifier: "", key: 0, isTemporary: true)
+        tiebreakKey = 0
+        tiebreakIsTemporary = true
         if let context {
             context.insert(self)
         }
@@ -164,6 +175,16 @@ open class ManagedObject {
     static func invalidEntity(for objectClass: ManagedObject.Type) -> EntityDescription {
         EntityDescription(name: objectClass.entityName, objectClass: objectClass, isClassBacked: true,
                           attributes: [], valueTypes: [], uniquenessConstraints: [])
+    }
+}
+
+extension ManagedObject {
+    /// Orders objects that tie on every sort descriptor: saved ones by primary key, then unsaved
+    /// ones by insertion. Both SQL (`ORDER BY ..., "_pk"`) and memory use this order.
+    @inline(__always)
+    static func tiebreak(_ a: ManagedObject, _ b: ManagedObject) -> Int {
+        if a.tiebreakIsTemporary != b.tiebreakIsTemporary { return a.tiebreakIsTemporary ? 1 : -1 }
+        return a.tiebreakKey < b.tiebreakKey ? -1 : (a.tiebreakKey == b.tiebreakKey ? 0 : 1)
     }
 }
 

@@ -41,23 +41,25 @@ struct SortKeys {
 }
 
 /// One row of a results controller: its object and the keys it was placed by.
-struct ResultsRow<Result: ManagedObject> {
-    let object: Result
+struct ResultsRow {
+    let object: ManagedObject
     let keys: SortKeys
 }
 
 extension ResolvedSort {
-    /// Compares two rows by keys, then by object identity, exactly as the fetch does.
-    static func compare<Result>(_ a: ResultsRow<Result>, _ b: ResultsRow<Result>, sorts: [ResolvedSort]) -> Int {
-        compare(a.keys, a.object.objectID, b.keys, b.object.objectID, sorts: sorts)
-    }
-
-    static func compare(_ a: SortKeys, _ aID: ObjectID, _ b: SortKeys, _ bID: ObjectID, sorts: [ResolvedSort]) -> Int {
-        for (index, sort) in sorts.enumerated() {
-            let order = sort.compare(a[index], b[index])
+    /// Compares placed keys, then object identity, exactly as the fetch orders rows.
+    @inline(__always)
+    static func compare(_ a: SortKeys, _ aObject: ManagedObject, _ b: SortKeys, _ bObject: ManagedObject,
+                        sorts: [ResolvedSort]) -> Int {
+        for index in sorts.indices {
+            let order = sorts[index].compare(a[index], b[index])
             if order != 0 { return order }
         }
-        if aID.isTemporary != bID.isTemporary { return aID.isTemporary ? 1 : -1 }
-        return aID.key < bID.key ? -1 : (aID.key == bID.key ? 0 : 1)
+        return ManagedObject.tiebreak(aObject, bObject)
+    }
+
+    @inline(__always)
+    static func compare(_ a: ResultsRow, _ b: ResultsRow, sorts: [ResolvedSort]) -> Int {
+        compare(a.keys, a.object, b.keys, b.object, sorts: sorts)
     }
 }

@@ -95,15 +95,17 @@ final class SQLiteConnection {
         }
     }
 
-    /// The first column of the first row as text, for pragmas.
-    func singleText(_ sql: String) throws -> String? {
-        let statement = try prepare(sql)
+    /// The first column of the first row as text.
+    func singleText(_ sql: String, _ values: [SQLValue] = []) throws -> String? {
+        let statement = values.isEmpty ? try prepare(sql) : try cachedStatement(sql)
         defer { statement.reset() }
+        try statement.bind(values)
         guard try statement.step() else { return nil }
         return statement.isNull(at: 0) ? nil : statement.string(at: 0)
     }
 
-    /// The first column of the first row as an integer.
+    /// The first column of the first row as an integer (nil for none or NULL).
+    @discardableResult
     func singleInt(_ sql: String, _ values: [SQLValue] = []) throws -> Int64? {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }

@@ -32,6 +32,7 @@ final class ControllerHarness {
             mirror = controller.sections.map { $0.objects.map(ObjectIdentifier.init) }
         }
         if change.isEmpty { problems.append("an empty change set was delivered") }
+        if let inconsistency = controller.core.inconsistency() { problems.append("rows: " + inconsistency) }
         if change.movedRows.count == 1, let move = change.movedRows.first, move.from == move.to,
            change.insertedRows.isEmpty, change.deletedRows.isEmpty {
             problems.append("move to itself: \(move)")

@@ -1,0 +1,217 @@
+/// A results controller's sorted rows and sections, and the algorithms that keep them: binary
+/// search, merge, section boundaries. Not generic, so the compiler specializes every loop (the
+/// generic controller only casts objects on the way out).
+final class ResultsRows {
+    let sorts: [ResolvedSort]
+    let sectioned: Bool
+    private(set) var rows: [ResultsRow] = []
+    /// The keys each row was placed by, by object: how a changed object is found again.
+    private(set) var placed: [ObjectIdentifier: SortKeys] = [:]
+    /// Section key values and the flat index each section starts at.
+    private(set) var sectionKeys: [SQLValue] = []
+    private(set) var sectionStarts: [Int] = []
+
+    init(sorts: [ResolvedSort], sectioned: Bool) {
+        self.sorts = sorts
+        self.sectioned = sectioned
+    }
+
+    var count: Int { rows.count }
+
+    func keys(for object: ManagedObject) -> SortKeys {
+        SortKeys(object.storage, sorts: sorts)
+    }
+
+    func isPlaced(_ object: ManagedObject) -> Bool {
+        placed[ObjectIdentifier(object)] != nil
+    }
+
+    /// Whether a placed object's current values still have the keys it was placed by.
+    func keepsItsPlace(_ object: ManagedObject) -> Bool {
+        placed[ObjectIdentifier(object)]?.matches(object.storage, sorts: sorts) ?? false
+    }
+
+    /// Replaces every row (after a fetch).
+    func reset(_ objects: [ManagedObject]) {
+        rows = []
+        rows.reserveCapacity(objects.count)
+        placed = Dictionary(minimumCapacity: objects.count)
+        for object in objects {
+            let keys = SortKeys(object.storage, sorts: sorts)
+            rows.append(ResultsRow(object: object, keys: keys))
+            placed[ObjectIdentifier(object)] = keys
+        }
+        rebuildSections(affectedKeys: nil)
+    }
+
+    /// The flat position of a placed object: binary search by the keys it was placed with,
+    /// checked; nil when it is not there.
+    func position(of object: ManagedObject) -> Int? {
+        guard let keys = placed[ObjectIdentifier(object)] else { return nil }
+        let found = lowerBound(keys, object)
+        if found < rows.count, rows[found].object === object { return found }
+        return rows.firstIndex { $0.object === object }
+    }
+
+    /// Takes out the rows at `outgoing` (ascending old positions) and `removed` objects, puts in
+    /// `incoming` objects at their places: in place for a few, by one merge for many.
+    func apply(outgoing: [Int], removing removed: [ManagedObject], incoming objects: [ManagedObject]) {
+        for object in removed { placed[ObjectIdentifier(object)] = nil }
+        let order = sorts
+        var incoming = objects.map { ResultsRow(object: $0, keys: SortKeys($0.storage, sorts: order)) }
+        incoming.sort { ResolvedSort.compare($0, $1, sorts: order) < 0 }
+        if outgoing.count + incoming.count <= 16 {
+            for position in outgoing.reversed() { rows.remove(at: position) }
+            for row in incoming { rows.insert(row, at: lowerBound(row.keys, row.object)) }
+        } else {
+            rows = merged(removing: outgoing, adding: incoming)
+        }
+        for row in incoming { placed[ObjectIdentifier(row.object)] = row.keys }
+        rebuildSections(affectedKeys: incoming.map { $0.keys[0] })
+    }
+
+    /// The first flat position whose row does not sort before (keys, object).
+    func lowerBound(_ keys: SortKeys, _ object: ManagedObject) -> Int {
+        var low = 0, high = rows.count
+        while low < high {
+            let mid = (low + high) / 2
+            if ResolvedSort.compare(rows[mid].keys, rows[mid].object, keys, object, sorts: sorts) < 0 {
+                low = mid + 1
+            } else {
+                high = mid
+            }
+        }
+        return low
+    }
+
+    /// The rows with `outgoing` positions removed and `incoming` (sorted) merged in: O(n).
+    private func merged(removing outgoing: [Int], adding incoming: [ResultsRow]) -> [ResultsRow] {
+        var result: [ResultsRow] = []
+        result.reserveCapacity(rows.count - outgoing.count + incoming.count)
+        var skip = 0, next = 0
+        let count = rows.count
+        var position = 0
+        while position < count {
+            if skip < outgoing.count && outgoing[skip] == position {
+                skip += 1
+                position += 1
+                continue
+            }
+            let row = rows[position]
+            while next < incoming.count && ResolvedSort.compare(incoming[next], row, sorts: sorts) < 0 {
+                result.append(incoming[next])
+                next += 1
+            }
+            result.append(row)
+            position += 1
+        }
+        while next < incoming.count {
+            result.append(incoming[next])
+            next += 1
+        }
+        return result
+    }
+
+    /// Finds section boundaries by binary search on the section key (the first sort key):
+    /// O(sections × log n) after a change, one scan after a fetch.
+    private func rebuildSections(affectedKeys: [SQLValue]?) {
+        guard sectioned, let first = sorts.first else {
+            sectionKeys = rows.isEmpty ? [] : [.null]
+            sectionStarts = rows.isEmpty ? [] : [0]
+            return
+        }
+        var candidates: [SQLValue]
+        if let affectedKeys {
+            candidates = sectionKeys + affectedKeys
+        } else {
+            candidates = []
+            var previous: SQLValue?
+            for row in rows where previous.map({ first.compare($0, row.keys[0]) != 0 }) ?? true {
+                candidates.append(row.keys[0])
+                previous = row.keys[0]
+            }
+        }
+        candidates.sort { first.compare($0, $1) < 0 }
+        var keys: [SQLValue] = [], starts: [Int] = []
+        for key in candidates {
+            if let last = keys.last, first.compare(last, key) == 0 { continue }
+            let start = boundary(first, key, strictlyAfter: false)
+            let end = boundary(first, key, strictlyAfter: true)
+            if end > start {
+                keys.append(key)
+                starts.append(start)
+            }
+        }
+        sectionKeys = keys
+        sectionStarts = starts
+    }
+
+    private func boundary(_ sort: ResolvedSort, _ key: SQLValue, strictlyAfter: Bool) -> Int {
+        var low = 0, high = rows.count
+        while low < high {
+            let mid = (low + high) / 2
+            let order = sort.compare(rows[mid].keys[0], key)
+            if order < 0 || (strictlyAfter && order == 0) { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The layout the diff engine compares: sections identified by their key value.
+    func layout() -> SectionLayout {
+        SectionLayout(names: sectionKeys.map(ResultsRows.identity), starts: sectionStarts, count: rows.count)
+    }
+
+    /// The section and row of a flat position, by binary search over section starts.
+    func path(forFlat position: Int, starts: [Int]? = nil) -> IndexPath {
+        let starts = starts ?? sectionStarts
+        var low = 0, high = starts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if starts[mid] <= position { low = mid + 1 } else { high = mid }
+        }
+        let section = max(0, low - 1)
+        return IndexPath(indexes: [section, position - (starts.isEmpty ? 0 : starts[section])])
+    }
+
+    /// The flat position of an index path; nil when it is out of range.
+    func flat(_ indexPath: IndexPath) -> Int? {
+        guard indexPath.count == 2 else { return nil }
+        let section = indexPath[0], item = indexPath[1]
+        guard section >= 0, section < sectionStarts.count, item >= 0 else { return nil }
+        let flat = sectionStarts[section] + item
+        let end = section + 1 < sectionStarts.count ? sectionStarts[section + 1] : rows.count
+        return flat < end ? flat : nil
+    }
+
+    /// What is wrong with the rows, for tests: nil when they are sorted, each placed once
+    /// with the keys it is filed under, and the sections cover them exactly.
+    func inconsistency() -> String? {
+        var seen = Set<ObjectIdentifier>()
+        for (index, row) in rows.enumerated() {
+            guard seen.insert(ObjectIdentifier(row.object)).inserted else { return "row \(index) is there twice: \(row.object)" }
+            guard let keys = placed[ObjectIdentifier(row.object)] else { return "row \(index) is not placed: \(row.object)" }
+            if ResolvedSort.compare(keys, row.object, row.keys, row.object, sorts: sorts) != 0 {
+                return "row \(index) is placed under other keys than it holds: \(row.object)"
+            }
+            if index > 0, ResolvedSort.compare(rows[index - 1], row, sorts: sorts) >= 0 {
+                return "rows \(index - 1) and \(index) are out of order: \(rows[index - 1].object) / \(row.object)"
+            }
+        }
+        if placed.count != rows.count { return "\(placed.count) placed, \(rows.count) rows" }
+        return nil
+    }
+
+    /// A section's identity for diffing: its key value, tagged by storage class so that no two
+    /// values share one.
+    private static func identity(_ key: SQLValue) -> String {
+        switch key {
+        case .null: return "n"
+        case .integer(let v): return "i\(v)"
+        case .real(let v): return "r\(v.bitPattern)"
+        case .text(let v): return "t" + v
+        case .blob(let v): return "b" + v.base64EncodedString()
+        }
+    }
+}
+
+import Foundation
