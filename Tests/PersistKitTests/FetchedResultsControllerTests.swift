@@ -262,4 +262,45 @@ final class FetchedResultsControllerTests: XCTestCase {
         XCTAssertEqual(harness.problems, [])
         token.cancel()
     }
+
+    /// Large batches take the in-place merge path (more than 16 rows out or in): replayed
+    /// change sets and the rows themselves must still equal a fresh fetch.
+    func testLargeBatchesMatchAFreshFetch() throws {
+        let seed = testSeed(#function)
+        var rng = SeededGenerator(seed: seed)
+        let context = try makeContainer(.inMemory, in: directory).newContext()
+        var tasks = (0..<600).map { n -> TestTask in
+            let task = TestTask(context: context)
+            task.name = "t\(n)"
+            task.isComplete = Bool.random(using: &rng)
+            task.due = Int.random(in: 0..<5, using: &rng) == 0 ? nil : day(Int.random(in: 0..<30, using: &rng))
+            return task
+        }
+        try context.save()
+        let harness = try sectioned(context)
+        for round in 0..<20 {
+            for _ in 0..<Int.random(in: 17...300, using: &rng) {
+                guard let task = tasks.randomElement(using: &rng) else { break }
+                switch Int.random(in: 0..<5, using: &rng) {
+                case 0: task.isComplete.toggle()
+                case 1: task.due = day(Int.random(in: 0..<30, using: &rng))
+                case 2: task.due = nil
+                case 3:
+                    context.delete(task)
+                    tasks.removeAll { $0 === task }
+                default:
+                    let added = TestTask(context: context)
+                    added.name = "new"
+                    added.due = day(Int.random(in: 0..<30, using: &rng))
+                    tasks.append(added)
+                }
+            }
+            if Bool.random(using: &rng) { try context.save() } else { context.processPendingChanges() }
+            let fresh = try context.fetch(tasksRequest())
+            XCTAssertEqual(harness.controller.fetchedObjects.map(ObjectIdentifier.init), fresh.map(ObjectIdentifier.init),
+                           "seed \(seed) round \(round)")
+            XCTAssertEqual(harness.mirror, harness.current, "seed \(seed) round \(round)")
+            XCTAssertEqual(harness.problems, [], "seed \(seed) round \(round)")
+        }
+    }
 }

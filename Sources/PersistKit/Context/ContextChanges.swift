@@ -6,7 +6,7 @@ public struct ContextChanges {
     /// Objects inserted (or, after a rollback, brought back).
     public internal(set) var inserted: [ManagedObject] = []
     /// Objects whose values changed, with the names of the attributes that changed.
-    public internal(set) var updated: [(object: ManagedObject, keys: Set<String>)] = []
+    public internal(set) var updated: [(object: ManagedObject, keys: ChangedKeys)] = []
     /// Objects deleted (or, after a rollback, discarded inserts).
     public internal(set) var deleted: [ManagedObject] = []
     /// The context was reset, or another process changed the store: anything may have

@@ -28,8 +28,7 @@ extension ManagedObjectContext {
         // An object is reported once: an insertion or deletion in the same notice covers its updates.
         notice.updated = unprocessedUpdated.filter { !$0.value.object.insertUnprocessed && unprocessedDeleted[$0.key] == nil }
             .values.compactMap { entry in
-            let keys = Set(entry.slots.slots.compactMap { $0 < entry.object.entity.attributes.count ? entry.object.entity.attributes[$0].name : nil })
-            return keys.isEmpty ? nil : (entry.object, keys)
+            entry.slots.isEmpty ? nil : (entry.object, ChangedKeys(entity: entry.object.entity, slots: entry.slots))
         }
         for object in unprocessedInserted { object.insertUnprocessed = false }
         unprocessedInserted.removeAll()

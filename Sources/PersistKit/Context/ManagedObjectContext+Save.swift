@@ -35,31 +35,32 @@ extension ManagedObjectContext {
             var keysByEntity: [ObjectIdentifier: (name: String, keys: [Int64])] = [:]
             var currentKeys: [Int64] = []
             var nextKeys: [ObjectIdentifier: (entity: EntityDescription, next: Int64)] = [:]
+            var nextKey: Int64 = 0
             for object in inserts {
                 if insertStatement?.entity !== object.entity {
                     if let previous = insertStatement?.entity {
                         keysByEntity[ObjectIdentifier(previous), default: (previous.name, [])].keys.append(contentsOf: currentKeys)
                         currentKeys.removeAll(keepingCapacity: true)
+                        nextKeys[ObjectIdentifier(previous)] = (previous, nextKey)
                     }
                     insertStatement = (object.entity, try connection.cachedStatement(insertSQL(for: object.entity)))
-                    if nextKeys[ObjectIdentifier(object.entity)] == nil {
-                        nextKeys[ObjectIdentifier(object.entity)] = (object.entity, try firstFreeKey(object.entity, connection))
-                    }
+                    nextKey = try nextKeys[ObjectIdentifier(object.entity)]?.next ?? firstFreeKey(object.entity, connection)
                 }
-                guard let statement = insertStatement?.statement,
-                      let key = nextKeys[ObjectIdentifier(object.entity)]?.next else { continue }
-                statement.reset()
-                statement.bind(key, at: 1)
+                guard let statement = insertStatement?.statement else { continue }
+                // Every parameter is bound again below: a reset without clearing bindings.
+                statement.rewind()
+                statement.bind(nextKey, at: 1)
                 var index: Int32 = 2
                 for value in object.storage {
                     try statement.bind(value, at: index)
                     index += 1
                 }
                 try statement.run()
-                nextKeys[ObjectIdentifier(object.entity)]?.next = key + 1
-                insertedKeys.append(key)
-                currentKeys.append(key)
+                insertedKeys.append(nextKey)
+                currentKeys.append(nextKey)
+                nextKey += 1
             }
+            if let last = insertStatement?.entity { nextKeys[ObjectIdentifier(last)] = (last, nextKey) }
             if let last = insertStatement?.entity {
                 keysByEntity[ObjectIdentifier(last), default: (last.name, [])].keys.append(contentsOf: currentKeys)
             }
@@ -129,11 +130,18 @@ extension ManagedObjectContext {
         // Committed: only now does the context change. (Its own entry in the store's log is
         // skipped by origin; the merge position must not move past other contexts' saves.)
         _ = sequence
+        var objects: (entity: EntityDescription, registry: EntityObjects)?
+        if let entity = inserts.first?.entity {
+            // Grown once, not rehashed step by step while 100,000 objects register.
+            let registry = entityObjects(entity)
+            registry.byKey.reserveCapacity(registry.byKey.count + inserts.count)
+        }
         for (object, key) in zip(inserts, insertedKeys) {
             object.objectID = ObjectID(entityName: object.entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
             object.insertedFlag = false
             object.version = 1
-            entityObjects(object.entity).byKey[key] = object
+            if objects?.entity !== object.entity { objects = (object.entity, entityObjects(object.entity)) }
+            objects?.registry.byKey[key] = object
         }
         insertedOrder.removeAll(keepingCapacity: false)
         insertedCount = 0

@@ -23,6 +23,11 @@ struct SlotSet: Sendable, Hashable {
         if let more = other.overflow { overflow = (overflow ?? []).union(more) }
     }
 
+    func contains(_ slot: Int) -> Bool {
+        if slot >= 0 && slot < 64 { return bits & (1 << UInt64(slot)) != 0 }
+        return overflow?.contains(slot) ?? false
+    }
+
     var isEmpty: Bool { bits == 0 && (overflow?.isEmpty ?? true) }
 
     /// The slots, ascending.

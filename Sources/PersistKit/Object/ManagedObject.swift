@@ -146,6 +146,11 @@ open class ManagedObject {
     @usableFromInline
     final func setStoredValue(_ value: SQLValue, at slot: Int) {
         if encodingProblems != nil { encodingProblems?[slot] = nil }
+        // An unsaved insert not yet reported: nothing to track (the context would return at once).
+        if insertedFlag && insertUnprocessed {
+            storage[slot] = value
+            return
+        }
         if SQLValue.identical(storage[slot], value) { return }
         if let context = managedObjectContext {
             context.objectWillChange(self, slot: slot)

@@ -201,15 +201,18 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
 
         // Take out removed and replaced rows; put in added and replaced rows at their new places.
-        core.apply(outgoing: (removedPositions + replacedOld).sorted(), removing: removedObjects,
-                   incoming: addedObjects + replacedObjects)
+        let newPositions = core.apply(outgoing: (removedPositions + replacedOld).sorted(), removing: removedObjects,
+                                      incoming: addedObjects + replacedObjects)
         cachedSections = nil
+        func newPosition(_ object: ManagedObject) -> Int {
+            newPositions[ObjectIdentifier(object)] ?? core.position(of: object) ?? 0
+        }
 
         var updated: [(old: Int, new: Int)] = []
-        for (object, old) in zip(replacedObjects, replacedOld) { updated.append((old, core.position(of: object) ?? 0)) }
+        for (object, old) in zip(replacedObjects, replacedOld) { updated.append((old, newPosition(object))) }
         for (object, old) in zip(inPlaceObjects, inPlaceOld) { updated.append((old, core.position(of: object) ?? 0)) }
         let input = ResultsDiffInput(old: oldLayout, new: core.layout(), removed: removedPositions,
-                                     inserted: addedObjects.map { core.position(of: $0) ?? 0 }, updated: updated)
+                                     inserted: addedObjects.map(newPosition), updated: updated)
         deliver(ResultsDiff.changeSet(for: input), deletedObjects: deletedObjects)
     }
 
@@ -242,7 +245,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
             survivors.insert(old)
             let changed = updatedIDs.contains(row.object.objectID)
                 || oldRows[old].object !== row.object   // the row now shows another instance (after a reset)
-                || !oldRows[old].keys.matches(row.object.storage, sorts: plan.sorts)
+                || !oldRows[old].keysMatch(row.object.storage, sorts: plan.sorts)
             if changed { updated.append((old, newIndex)) }
         }
         for index in oldRows.indices where !survivors.contains(index) { removed.append(index) }

@@ -4,9 +4,10 @@
 final class ResultsRows {
     let sorts: [ResolvedSort]
     let sectioned: Bool
-    private(set) var rows: [ResultsRow] = []
-    /// The keys each row was placed by, by object: how a changed object is found again.
-    private(set) var placed: [ObjectIdentifier: SortKeys] = [:]
+    private(set) var rows: [ResultsEntry] = []
+    /// Each placed object's row (and so the keys it was placed by): how a changed object is
+    /// found again.
+    private(set) var placed: [ObjectIdentifier: ResultsEntry] = [:]
     /// Section key values and the flat index each section starts at.
     private(set) var sectionKeys: [SQLValue] = []
     private(set) var sectionStarts: [Int] = []
@@ -18,17 +19,13 @@ final class ResultsRows {
 
     var count: Int { rows.count }
 
-    func keys(for object: ManagedObject) -> SortKeys {
-        SortKeys(object.storage, sorts: sorts)
-    }
-
     func isPlaced(_ object: ManagedObject) -> Bool {
         placed[ObjectIdentifier(object)] != nil
     }
 
     /// Whether a placed object's current values still have the keys it was placed by.
     func keepsItsPlace(_ object: ManagedObject) -> Bool {
-        placed[ObjectIdentifier(object)]?.matches(object.storage, sorts: sorts) ?? false
+        placed[ObjectIdentifier(object)]?.keysMatch(object.storage, sorts: sorts) ?? false
     }
 
     /// Replaces every row (after a fetch).
@@ -37,9 +34,9 @@ final class ResultsRows {
         rows.reserveCapacity(objects.count)
         placed = Dictionary(minimumCapacity: objects.count)
         for object in objects {
-            let keys = SortKeys(object.storage, sorts: sorts)
-            rows.append(ResultsRow(object: object, keys: keys))
-            placed[ObjectIdentifier(object)] = keys
+            let entry = ResultsEntry(object: object, sorts: sorts)
+            rows.append(entry)
+            placed[ObjectIdentifier(object)] = entry
         }
         rebuildSections(affectedKeys: nil)
     }
@@ -47,35 +44,41 @@ final class ResultsRows {
     /// The flat position of a placed object: binary search by the keys it was placed with,
     /// checked; nil when it is not there.
     func position(of object: ManagedObject) -> Int? {
-        guard let keys = placed[ObjectIdentifier(object)] else { return nil }
-        let found = lowerBound(keys, object)
+        guard let entry = placed[ObjectIdentifier(object)] else { return nil }
+        let found = lowerBound(entry)
         if found < rows.count, rows[found].object === object { return found }
         return rows.firstIndex { $0.object === object }
     }
 
     /// Takes out the rows at `outgoing` (ascending old positions) and `removed` objects, puts in
-    /// `incoming` objects at their places: in place for a few, by one merge for many.
-    func apply(outgoing: [Int], removing removed: [ManagedObject], incoming objects: [ManagedObject]) {
+    /// `incoming` objects at their places: in place for a few, by one merge for many. Returns
+    /// each incoming object's new position, by object.
+    @discardableResult
+    func apply(outgoing: [Int], removing removed: [ManagedObject], incoming objects: [ManagedObject]) -> [ObjectIdentifier: Int] {
         for object in removed { placed[ObjectIdentifier(object)] = nil }
         let order = sorts
-        var incoming = objects.map { ResultsRow(object: $0, keys: SortKeys($0.storage, sorts: order)) }
-        incoming.sort { ResolvedSort.compare($0, $1, sorts: order) < 0 }
+        var incoming = objects.map { ResultsEntry(object: $0, sorts: order) }
+        incoming.sort { ResultsEntry.compare($0, $1, sorts: order) < 0 }
+        var positions: [ObjectIdentifier: Int] = [:]
         if outgoing.count + incoming.count <= 16 {
             for position in outgoing.reversed() { rows.remove(at: position) }
-            for row in incoming { rows.insert(row, at: lowerBound(row.keys, row.object)) }
+            for entry in incoming { rows.insert(entry, at: lowerBound(entry)) }
+            for entry in incoming { positions[ObjectIdentifier(entry.object)] = lowerBound(entry) }
         } else {
-            rows = merged(removing: outgoing, adding: incoming)
+            removeInPlace(outgoing)
+            insertInPlace(incoming, positions: &positions)
         }
-        for row in incoming { placed[ObjectIdentifier(row.object)] = row.keys }
-        rebuildSections(affectedKeys: incoming.map { $0.keys[0] })
+        for entry in incoming { placed[ObjectIdentifier(entry.object)] = entry }
+        rebuildSections(affectedKeys: incoming.map { $0.key(0) })
+        return positions
     }
 
-    /// The first flat position whose row does not sort before (keys, object).
-    func lowerBound(_ keys: SortKeys, _ object: ManagedObject) -> Int {
+    /// The first flat position whose row does not sort before `probe`.
+    func lowerBound(_ probe: ResultsEntry) -> Int {
         var low = 0, high = rows.count
         while low < high {
             let mid = (low + high) / 2
-            if ResolvedSort.compare(rows[mid].keys, rows[mid].object, keys, object, sorts: sorts) < 0 {
+            if ResultsEntry.compare(rows[mid], probe, sorts: sorts) < 0 {
                 low = mid + 1
             } else {
                 high = mid
@@ -84,32 +87,49 @@ final class ResultsRows {
         return low
     }
 
-    /// The rows with `outgoing` positions removed and `incoming` (sorted) merged in: O(n).
-    private func merged(removing outgoing: [Int], adding incoming: [ResultsRow]) -> [ResultsRow] {
-        var result: [ResultsRow] = []
-        result.reserveCapacity(rows.count - outgoing.count + incoming.count)
-        var skip = 0, next = 0
-        let count = rows.count
-        var position = 0
-        while position < count {
-            if skip < outgoing.count && outgoing[skip] == position {
-                skip += 1
-                position += 1
-                continue
+    /// Removes the rows at `outgoing` (ascending) in one pass: survivors are swapped down (no
+    /// reference counting), the removed rows end up last and are dropped.
+    private func removeInPlace(_ outgoing: [Int]) {
+        guard !outgoing.isEmpty else { return }
+        var kept = 0
+        rows.withUnsafeMutableBufferPointer { buffer in
+            var next = 0
+            for position in buffer.indices {
+                if next < outgoing.count && outgoing[next] == position {
+                    next += 1
+                    continue
+                }
+                if kept != position { buffer.swapAt(kept, position) }
+                kept += 1
             }
-            let row = rows[position]
-            while next < incoming.count && ResolvedSort.compare(incoming[next], row, sorts: sorts) < 0 {
-                result.append(incoming[next])
-                next += 1
+        }
+        rows.removeLast(rows.count - kept)
+    }
+
+    /// Inserts `incoming` (sorted) at their places in one backward pass: each place is found by
+    /// binary search, the rows after it are swapped up (no reference counting). O(n) moves,
+    /// O(k log n) comparisons.
+    private func insertInPlace(_ incoming: [ResultsEntry], positions: inout [ObjectIdentifier: Int]) {
+        guard !incoming.isEmpty else { return }
+        let places = incoming.map(lowerBound)
+        let oldCount = rows.count
+        rows.append(contentsOf: incoming)   // placeholders, overwritten below
+        rows.withUnsafeMutableBufferPointer { buffer in
+            var source = oldCount - 1
+            var target = buffer.count - 1
+            var next = incoming.count - 1
+            while next >= 0 {
+                if source >= 0 && places[next] <= source {
+                    buffer.swapAt(target, source)
+                    source -= 1
+                } else {
+                    buffer[target] = incoming[next]
+                    positions[ObjectIdentifier(incoming[next].object)] = target
+                    next -= 1
+                }
+                target -= 1
             }
-            result.append(row)
-            position += 1
         }
-        while next < incoming.count {
-            result.append(incoming[next])
-            next += 1
-        }
-        return result
     }
 
     /// Finds section boundaries by binary search on the section key (the first sort key):
@@ -126,9 +146,9 @@ final class ResultsRows {
         } else {
             candidates = []
             var previous: SQLValue?
-            for row in rows where previous.map({ first.compare($0, row.keys[0]) != 0 }) ?? true {
-                candidates.append(row.keys[0])
-                previous = row.keys[0]
+            for row in rows where previous.map({ first.compare($0, row.key(0)) != 0 }) ?? true {
+                candidates.append(row.key(0))
+                previous = row.key(0)
             }
         }
         candidates.sort { first.compare($0, $1) < 0 }
@@ -150,7 +170,7 @@ final class ResultsRows {
         var low = 0, high = rows.count
         while low < high {
             let mid = (low + high) / 2
-            let order = sort.compare(rows[mid].keys[0], key)
+            let order = sort.compare(rows[mid].key(0), key)
             if order < 0 || (strictlyAfter && order == 0) { low = mid + 1 } else { high = mid }
         }
         return low
@@ -189,11 +209,11 @@ final class ResultsRows {
         var seen = Set<ObjectIdentifier>()
         for (index, row) in rows.enumerated() {
             guard seen.insert(ObjectIdentifier(row.object)).inserted else { return "row \(index) is there twice: \(row.object)" }
-            guard let keys = placed[ObjectIdentifier(row.object)] else { return "row \(index) is not placed: \(row.object)" }
-            if ResolvedSort.compare(keys, row.object, row.keys, row.object, sorts: sorts) != 0 {
-                return "row \(index) is placed under other keys than it holds: \(row.object)"
+            guard let entry = placed[ObjectIdentifier(row.object)] else { return "row \(index) is not placed: \(row.object)" }
+            if entry !== row {
+                return "row \(index) is not the entry its object is placed under: \(row.object)"
             }
-            if index > 0, ResolvedSort.compare(rows[index - 1], row, sorts: sorts) >= 0 {
+            if index > 0, ResultsEntry.compare(rows[index - 1], row, sorts: sorts) >= 0 {
                 return "rows \(index - 1) and \(index) are out of order: \(rows[index - 1].object) / \(row.object)"
             }
         }

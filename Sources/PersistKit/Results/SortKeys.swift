@@ -1,28 +1,30 @@
-/// The sort-key values of one row, as they were when the controller last placed it: kept so
-/// the row can be found by binary search after its object changed. Up to three keys are
-/// stored inline (no allocation per row).
-struct SortKeys {
-    private var k0: SQLValue = .null
-    private var k1: SQLValue = .null
-    private var k2: SQLValue = .null
-    private var more: [SQLValue]?
+/// One row of a results controller: its object and the sort-key values it was placed by, kept
+/// so the row can be found by binary search after its object changed.
+///
+/// A class, so row arrays hold one reference per row (a merge over 100,000 rows moves
+/// pointers), with up to three keys stored inline so a comparison reads them in place.
+final class ResultsEntry {
+    let object: ManagedObject
+    private let k0: SQLValue
+    private let k1: SQLValue
+    private let k2: SQLValue
+    private let more: [SQLValue]?
 
-    init(_ storage: ContiguousArray<SQLValue>, sorts: [ResolvedSort]) {
-        for (index, sort) in sorts.enumerated() {
-            let value = sort.slot < storage.count ? storage[sort.slot] : .null
-            switch index {
-            case 0: k0 = value
-            case 1: k1 = value
-            case 2: k2 = value
-            default:
-                if more == nil { more = [] }
-                more?.append(value)
-            }
+    init(object: ManagedObject, sorts: [ResolvedSort]) {
+        self.object = object
+        let storage = object.storage
+        func value(_ index: Int) -> SQLValue {
+            index < sorts.count && sorts[index].slot < storage.count ? storage[sorts[index].slot] : .null
         }
+        k0 = value(0)
+        k1 = value(1)
+        k2 = value(2)
+        more = sorts.count > 3 ? (3..<sorts.count).map(value) : nil
     }
 
+    /// The `index`th sort key's value.
     @inline(__always)
-    subscript(index: Int) -> SQLValue {
+    func key(_ index: Int) -> SQLValue {
         switch index {
         case 0: return k0
         case 1: return k1
@@ -31,35 +33,21 @@ struct SortKeys {
         }
     }
 
-    /// Whether the object's current values still have these keys.
-    func matches(_ storage: ContiguousArray<SQLValue>, sorts: [ResolvedSort]) -> Bool {
+    /// Whether the object's current values still have the keys it was placed by.
+    func keysMatch(_ storage: ContiguousArray<SQLValue>, sorts: [ResolvedSort]) -> Bool {
         for (index, sort) in sorts.enumerated() where sort.slot < storage.count {
-            if !SQLValue.identical(self[index], storage[sort.slot]) { return false }
+            if !SQLValue.identical(key(index), storage[sort.slot]) { return false }
         }
         return true
     }
-}
 
-/// One row of a results controller: its object and the keys it was placed by.
-struct ResultsRow {
-    let object: ManagedObject
-    let keys: SortKeys
-}
-
-extension ResolvedSort {
-    /// Compares placed keys, then object identity, exactly as the fetch orders rows.
+    /// Orders two entries by their keys, then by object identity, exactly as the fetch does.
     @inline(__always)
-    static func compare(_ a: SortKeys, _ aObject: ManagedObject, _ b: SortKeys, _ bObject: ManagedObject,
-                        sorts: [ResolvedSort]) -> Int {
+    static func compare(_ a: ResultsEntry, _ b: ResultsEntry, sorts: [ResolvedSort]) -> Int {
         for index in sorts.indices {
-            let order = sorts[index].compare(a[index], b[index])
+            let order = sorts[index].compare(a.key(index), b.key(index))
             if order != 0 { return order }
         }
-        return ManagedObject.tiebreak(aObject, bObject)
-    }
-
-    @inline(__always)
-    static func compare(_ a: ResultsRow, _ b: ResultsRow, sorts: [ResolvedSort]) -> Int {
-        compare(a.keys, a.object, b.keys, b.object, sorts: sorts)
+        return ManagedObject.tiebreak(a.object, b.object)
     }
 }

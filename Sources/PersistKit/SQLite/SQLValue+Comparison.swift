@@ -37,7 +37,15 @@ extension SQLValue {
     /// SQLite's ordering of values (as `ORDER BY` with the BINARY collation): NULL first, then
     /// numbers (integers and reals compared by value), then text (by UTF-8 bytes), then blobs
     /// (by bytes). Returns a negative number, zero or a positive number.
+    @inline(__always)
     static func compare(_ a: SQLValue, _ b: SQLValue, collation: TextCollation = .binary) -> Int {
+        // Same-class numbers first, without copying payloads: what sorts compare most.
+        if case .integer(let x) = a, case .integer(let y) = b { return x < y ? -1 : (x == y ? 0 : 1) }
+        if case .real(let x) = a, case .real(let y) = b { return x < y ? -1 : (x == y ? 0 : 1) }
+        return compareMixed(a, b, collation: collation)
+    }
+
+    private static func compareMixed(_ a: SQLValue, _ b: SQLValue, collation: TextCollation) -> Int {
         switch (a, b) {
         case (.null, .null): return 0
         case (.null, _): return -1

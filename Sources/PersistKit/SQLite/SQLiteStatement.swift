@@ -24,6 +24,12 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Resets the statement, keeping its bindings (for callers that bind every parameter anew).
+    @inline(__always)
+    func rewind() {
+        sqlite3_reset(handle)
+    }
+
     /// Steps once: true when a row is available, false when done.
     @inline(__always)
     func step() throws -> Bool {
