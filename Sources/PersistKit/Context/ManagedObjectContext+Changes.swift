@@ -103,7 +103,7 @@ extension ManagedObjectContext {
     private func refreshAllRegisteredObjects() {
         for entity in model.entities {
             guard let objects = registered[ObjectIdentifier(entity)], !objects.byKey.isEmpty else { continue }
-            let keys = objects.byKey.keys.sorted()
+            let keys = objects.byKey.allKeys.sorted()
             guard let found = try? readObjects(entity: entity, keys: keys) else { continue }
             let present = Set(found.map(\.objectID.key))
             for key in keys where !present.contains(key) {

@@ -57,7 +57,7 @@ public final class ManagedObjectContext {
 
     /// The objects of one entity a context holds, by primary key.
     final class EntityObjects {
-        @exclusivity(unchecked) var byKey: [Int64: ManagedObject] = [:]
+        @exclusivity(unchecked) var byKey = IdentityMap()
     }
 
     struct UpdateKey: Hashable {

@@ -6,8 +6,20 @@ final class ResultsRows {
     let sectioned: Bool
     private(set) var rows: [ResultsEntry] = []
     /// Each placed object's row (and so the keys it was placed by): how a changed object is
-    /// found again.
-    private(set) var placed: [ObjectIdentifier: ResultsEntry] = [:]
+    /// found again. Built on the first change, not by the fetch: a controller whose results
+    /// never change never pays for it.
+    private var placedIndex: [ObjectIdentifier: ResultsEntry]?
+
+    private var placed: [ObjectIdentifier: ResultsEntry] {
+        get {
+            if let placedIndex { return placedIndex }
+            var index = [ObjectIdentifier: ResultsEntry](minimumCapacity: rows.count)
+            for entry in rows { index[ObjectIdentifier(entry.object)] = entry }
+            placedIndex = index
+            return index
+        }
+        set { placedIndex = newValue }
+    }
     /// Section key values and the flat index each section starts at.
     private(set) var sectionKeys: [SQLValue] = []
     private(set) var sectionStarts: [Int] = []
@@ -30,14 +42,8 @@ final class ResultsRows {
 
     /// Replaces every row (after a fetch).
     func reset(_ objects: [ManagedObject]) {
-        rows = []
-        rows.reserveCapacity(objects.count)
-        placed = Dictionary(minimumCapacity: objects.count)
-        for object in objects {
-            let entry = ResultsEntry(object: object, sorts: sorts)
-            rows.append(entry)
-            placed[ObjectIdentifier(object)] = entry
-        }
+        rows = objects.map { ResultsEntry(object: $0, sorts: sorts) }
+        placedIndex = nil
         rebuildSections(affectedKeys: nil)
     }
 
@@ -55,7 +61,8 @@ final class ResultsRows {
     /// each incoming object's new position, by object.
     @discardableResult
     func apply(outgoing: [Int], removing removed: [ManagedObject], incoming objects: [ManagedObject]) -> [ObjectIdentifier: Int] {
-        for object in removed { placed[ObjectIdentifier(object)] = nil }
+        _ = placed   // built before rows change, from the rows as they were
+        for object in removed { placedIndex?[ObjectIdentifier(object)] = nil }
         let order = sorts
         var incoming = objects.map { ResultsEntry(object: $0, sorts: order) }
         incoming.sort { ResultsEntry.compare($0, $1, sorts: order) < 0 }
@@ -68,7 +75,7 @@ final class ResultsRows {
             removeInPlace(outgoing)
             insertInPlace(incoming, positions: &positions)
         }
-        for entry in incoming { placed[ObjectIdentifier(entry.object)] = entry }
+        for entry in incoming { placedIndex?[ObjectIdentifier(entry.object)] = entry }
         rebuildSections(affectedKeys: incoming.map { $0.key(0) })
         return positions
     }

@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// PersistKit beside raw SQLite and GRDB, in one process. GRDB is a dependency of this package
+// only, never of PersistKit itself.
+let package = Package(
+    name: "PersistKitBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "PersistKit", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLiteBench",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .executableTarget(
+            name: "persistkit-bench",
+            dependencies: [
+                .product(name: "PersistKit", package: "PersistKit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                "CSQLiteBench",
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

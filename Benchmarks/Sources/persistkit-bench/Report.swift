@@ -1,0 +1,114 @@
+import Foundation
+
+/// The goal issue 5 sets for PersistKit on a workload.
+struct Goal {
+    enum Kind { case ratioToRaw(Double), milliseconds(Double) }
+    let kind: Kind
+
+    static func of(_ workload: Workload) -> Goal? {
+        switch workload {
+        case .insert: return Goal(kind: .ratioToRaw(2.0))
+        case .fetch, .fetchPredicate, .update, .count: return Goal(kind: .ratioToRaw(1.5))
+        case .controllerOneChange: return Goal(kind: .milliseconds(1))
+        case .controllerBatch: return Goal(kind: .milliseconds(20))
+        case .iterate: return nil
+        }
+    }
+
+    var text: String {
+        switch kind {
+        case .ratioToRaw(let ratio): return "≤ \(String(format: "%.1f", ratio))x raw"
+        case .milliseconds(let limit): return "< \(formatNumber(limit)) ms"
+        }
+    }
+
+    /// Whether `row` meets the goal; nil when PersistKit was not measured.
+    func isMet(by row: ResultRow) -> Bool? {
+        guard let persistKit = row.milliseconds[.persistkit] else { return nil }
+        switch kind {
+        case .ratioToRaw(let limit):
+            guard let raw = row.milliseconds[.raw], raw > 0 else { return nil }
+            return persistKit / raw <= limit
+        case .milliseconds(let limit):
+            return persistKit < limit
+        }
+    }
+}
+
+func formatNumber(_ value: Double) -> String {
+    if value >= 100 { return String(format: "%.0f", value) }
+    if value >= 10 { return String(format: "%.1f", value) }
+    if value >= 1 { return String(format: "%.2f", value) }
+    return String(format: "%.3f", value)
+}
+
+private func cell(_ value: Double?) -> String {
+    value.map(formatNumber) ?? "n/a"
+}
+
+private func ratio(_ value: Double?, _ raw: Double?) -> String {
+    guard let value, let raw, raw > 0 else { return "—" }
+    return String(format: "%.2fx", value / raw)
+}
+
+/// The Markdown table of `rows`.
+func markdownTable(_ rows: [ResultRow], variants: [Variant]) -> String {
+    var lines: [String] = []
+    let shown = Variant.allCases.filter { variants.contains($0) }
+    var header = ["workload", "n"] + shown.map { "\($0.title) ms" }
+    let ratioVariants = shown.filter { $0 != .raw }
+    if shown.contains(.raw) { header += ratioVariants.map { "\($0.title) / raw" } }
+    header.append("PersistKit goal")
+    lines.append("| " + header.joined(separator: " | ") + " |")
+    lines.append("|" + header.enumerated().map { $0.offset < 1 ? " --- " : " ---: " }.joined(separator: "|") + "|")
+    for row in rows {
+        var cells = [row.workload.rawValue, String(row.n)]
+        cells += shown.map { cell(row.milliseconds[$0]) }
+        if shown.contains(.raw) { cells += ratioVariants.map { ratio(row.milliseconds[$0], row.milliseconds[.raw]) } }
+        if let goal = Goal.of(row.workload) {
+            switch goal.isMet(by: row) {
+            case true?: cells.append(goal.text + " ✓")
+            case false?: cells.append(goal.text + " ✗ missed")
+            case nil: cells.append(goal.text)
+            }
+        } else {
+            cells.append("—")
+        }
+        lines.append("| " + cells.joined(separator: " | ") + " |")
+    }
+    if let iterate = rows.first(where: { $0.workload == .iterate }) {
+        lines.append("")
+        lines.append("Peak memory (VmHWM of a child process iterating \(iterate.n) rows):")
+        lines.append("")
+        lines.append("| variant | peak MB |")
+        lines.append("| --- | ---: |")
+        for variant in shown {
+            let value = iterate.peakMegabytes[variant].map { String(format: "%.1f", $0) }
+                ?? (variant == .persistkit ? "n/a (no batched fetching yet)" : "n/a")
+            lines.append("| \(variant.title) | \(value) |")
+        }
+    }
+    return lines.joined(separator: "\n")
+}
+
+private func jsonNumber(_ value: Double?) -> String {
+    guard let value, value.isFinite else { return "null" }
+    return String(format: "%.4f", value)
+}
+
+/// The JSON array of `rows`: `{"workload", "n", "persistkit_ms", "raw_ms", "grdb_ms",
+/// "grdb_records_ms"}`, and for `iterate-1m` a `peak_mb` object keyed the same way.
+func jsonReport(_ rows: [ResultRow]) -> String {
+    let objects = rows.map { row -> String in
+        var fields = ["\"workload\": \"\(row.workload.rawValue)\"", "\"n\": \(row.n)"]
+        for variant in Variant.allCases {
+            fields.append("\"\(variant.jsonKey)_ms\": \(jsonNumber(row.milliseconds[variant]))")
+        }
+        if row.workload == .iterate {
+            let peaks = Variant.allCases.map { "\"\($0.jsonKey)\": \(jsonNumber(row.peakMegabytes[$0]))" }
+            fields.append("\"peak_mb\": {" + peaks.joined(separator: ", ") + "}")
+        }
+        return "  {" + fields.joined(separator: ", ") + "}"
+    }
+    return "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+let usage = """
+    usage: persistkit-bench [--quick] [--json PATH] [--only WORKLOAD[,WORKLOAD...]]
+                            [--variant VARIANT[,VARIANT...]] [--rounds N]
+
+      --quick          every workload at 10,000 objects, 3 measured rounds
+      --json PATH      also write the results as JSON to PATH
+      --only W         run only these workloads: \(Workload.allCases.map(\.rawValue).joined(separator: ", "))
+      --variant V      run only these variants: \(Variant.allCases.map(\.rawValue).joined(separator: ", "))
+      --rounds N       measured rounds (after one warm-up)
+    """
+
+struct Options {
+    var quick = false
+    var jsonPath: String?
+    var workloads = Workload.allCases
+    var variants = Variant.allCases
+    var rounds: Int?
+    var child: String?
+    var database: String?
+}
+
+func parseOptions(_ arguments: [String]) throws -> Options {
+    var options = Options()
+    var iterator = arguments.makeIterator()
+    func value(_ flag: String) throws -> String {
+        guard let value = iterator.next() else { throw BenchError("\(flag) needs a value\n\n\(usage)") }
+        return value
+    }
+    while let argument = iterator.next() {
+        switch argument {
+        case "--quick": options.quick = true
+        case "--json": options.jsonPath = try value(argument)
+        case "--only":
+            options.workloads = try value(argument).split(separator: ",").map { name in
+                guard let workload = Workload(rawValue: String(name)) else { throw BenchError("unknown workload \(name)\n\n\(usage)") }
+                return workload
+            }
+        case "--variant":
+            options.variants = try value(argument).split(separator: ",").map { name in
+                guard let variant = Variant(rawValue: String(name)) else { throw BenchError("unknown variant \(name)\n\n\(usage)") }
+                return variant
+            }
+        case "--rounds":
+            guard let rounds = Int(try value(argument)), rounds >= 1 else { throw BenchError("--rounds needs a positive number") }
+            options.rounds = rounds
+        case "--child": options.child = try value(argument)
+        case "--db": options.database = try value(argument)
+        case "-h", "--help":
+            print(usage)
+            exit(0)
+        default:
+            throw BenchError("unknown argument \(argument)\n\n\(usage)")
+        }
+    }
+    // Keep the canonical order whatever order they were named in.
+    options.workloads = Workload.allCases.filter(options.workloads.contains)
+    options.variants = Variant.allCases.filter(options.variants.contains)
+    return options
+}
+
+func run() throws {
+    let options = try parseOptions(Array(CommandLine.arguments.dropFirst()))
+
+    if let child = options.child {
+        guard child == "iterate", options.variants.count == 1, let path = options.database else {
+            throw BenchError("--child iterate needs one --variant and --db")
+        }
+        try runIterateChild(variant: options.variants[0], url: URL(fileURLWithPath: path))
+        return
+    }
+
+    var config = options.quick ? Config.quick : Config.full
+    if let rounds = options.rounds { config.rounds = rounds }
+    let started = now()
+    let env = try Environment(config: config)
+    defer { env.directories.cleanup() }
+    log("persistkit-bench: \(config.objectCount) objects, \(config.rounds) measured rounds after 1 warm-up; "
+        + "variants \(options.variants.map(\.rawValue).joined(separator: ", "))")
+
+    var rows: [ResultRow] = []
+    for workload in options.workloads {
+        let workloadStart = now()
+        let row: ResultRow
+        if workload == .iterate {
+            row = try runIterate(env: env, variants: options.variants)
+        } else {
+            var subjects: [Subject] = []
+            for variant in options.variants {
+                if let subject = try makeSubject(workload, variant, env: env) { subjects.append(subject) }
+            }
+            row = try measure(workload, n: config.objectCount, subjects: subjects, rounds: config.rounds)
+        }
+        rows.append(row)
+        let summary = Variant.allCases.compactMap { variant in
+            row.milliseconds[variant].map { "\(variant.rawValue) \(formatNumber($0)) ms" }
+        }.joined(separator: ", ")
+        log("  \(workload.rawValue): \(summary)  [\(String(format: "%.1f", ms(workloadStart, now()) / 1000)) s]")
+    }
+
+    print(markdownTable(rows, variants: options.variants))
+    if let path = options.jsonPath {
+        try jsonReport(rows).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    log("total \(String(format: "%.1f", ms(started, now()) / 1000)) s")
+}
+
+do {
+    try run()
+} catch {
+    log("persistkit-bench: \(error)")
+    exit(1)
+}
