@@ -50,7 +50,9 @@ struct IdentityMap {
     }
 
     private mutating func insert(_ object: ManagedObject, for key: Int64) {
-        if (count + 1) * 4 > keys.count * 3 { grow(to: keys.count * 2) }
+        // Four-fold growth: a fetch registering 100,000 objects rehashes a third as much as
+        // with doubling.
+        if (count + 1) * 4 > keys.count * 3 { grow(to: keys.count * 4) }
         let slot = find(key)
         if !slot.found { count += 1 }
         keys[slot.index] = key
