@@ -28,7 +28,7 @@ extension ManagedObjectContext {
         insertedKeys.reserveCapacity(inserts.count)
         let origin = contextIdentity
         let checkVersion = mergePolicy == .error
-        let sequence = try store.save(origin: origin) { connection in
+        _ = try store.save(origin: origin) { connection in
             var change = StoreChange(sequence: 0, origin: origin)
             // One statement lookup per entity, not per object.
             var insertStatement: (entity: EntityDescription, statement: SQLiteStatement)?
@@ -129,7 +129,6 @@ extension ManagedObjectContext {
         }
         // Committed: only now does the context change. (Its own entry in the store's log is
         // skipped by origin; the merge position must not move past other contexts' saves.)
-        _ = sequence
         var objects: (entity: EntityDescription, registry: EntityObjects)?
         if let entity = inserts.first?.entity {
             // Grown once, not rehashed step by step while 100,000 objects register.
