@@ -2,15 +2,27 @@ import Foundation
 
 /// The one error type PersistKit throws.
 ///
-/// Its ``code`` says what kind of problem it is; its description names everything involved that
-/// is known: the entity, the attribute, the object, the SQL and SQLite's extended result code.
+/// Its ``reason`` says what went wrong and names what is involved (the entity, the key, the
+/// objects, the store file); ``sqliteCode`` carries SQLite's primary and extended result code
+/// when SQLite produced the error, and ``sql`` the statement. Its ``description`` is one
+/// sentence followed by everything known about where the problem is.
 ///
 /// ```swift
 /// do { try context.save() }
-/// catch let error as PersistError where error.code == .validation { print(error) }
+/// catch let error as PersistError {
+///     switch error.reason {
+///     case .validation(_, _, let problems): show(problems)
+///     case .conflict(let entity, let objects): retry(entity, objects)
+///     default: print(error)
+///     }
+/// }
 /// ```
 public struct PersistError: Error, Sendable, CustomStringConvertible {
-    /// What kind of problem an error is.
+    /// What kind of problem an error is: ``reason`` without its associated values, for `==`.
+    ///
+    /// ```swift
+    /// catch let error as PersistError where error.code == .constraintViolation { ... }
+    /// ```
     public enum Code: String, Sendable, Hashable {
         /// SQLite reported an error; see ``PersistError/sqliteCode`` and ``PersistError/sql``.
         case sqlite
@@ -22,7 +34,7 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         case incompatibleModel
         /// The model is invalid: duplicate entity, bad name, unsupported type.
         case invalidModel
-        /// A predicate format string has a syntax error, an unknown key, or a value of the wrong type.
+        /// A predicate has a syntax error, an unknown key, or a value of the wrong type.
         case invalidPredicate
         /// A fetch request is invalid: no such key, a sort it cannot do.
         case invalidRequest
@@ -45,6 +57,44 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         case misuse
     }
 
+    /// What went wrong, with what is involved.
+    ///
+    /// Each case names what is known: the entity, the key (attribute), the objects, the store
+    /// file. The same facts are also in the error's plain properties (``entity``, ``attribute``,
+    /// ``objectIDs``, ``store``), which every reason may carry.
+    public enum Reason: Sendable, Equatable {
+        /// SQLite reported an error not covered by a more specific reason.
+        case sqlite(SQLiteResultCode?, sql: String?)
+        /// The file is not an SQLite database, or is damaged.
+        case notADatabase(file: String?)
+        /// The store could not be opened or written: a missing directory, no permission, a lock.
+        case cannotOpenStore(file: String?)
+        /// The store was written with another model (or format); both versions are named when known.
+        case incompatibleModel(file: String?, storeVersion: String?, modelVersion: String?)
+        /// The model is invalid.
+        case invalidModel(entity: String?, key: String?)
+        /// A predicate cannot be built or run; `position` is the offset of a format-string error.
+        case invalidPredicate(entity: String?, key: String?, position: Int?)
+        /// A fetch request is invalid.
+        case invalidRequest(entity: String?, key: String?)
+        /// Objects failed validation before a save; one sentence per problem.
+        case validation(entity: String?, objects: [ObjectID], problems: [String])
+        /// A uniqueness or other constraint failed.
+        case constraintViolation(entity: String?, keys: [String], objects: [ObjectID])
+        /// Objects were changed or deleted elsewhere since this context read them.
+        case conflict(entity: String?, objects: [ObjectID])
+        /// A stored value does not fit its attribute's declared type.
+        case typeMismatch(entity: String?, key: String?, objects: [ObjectID])
+        /// A key is not an attribute of the entity.
+        case unknownKey(entity: String?, key: String?)
+        /// No object with the ID exists.
+        case objectNotFound(entity: String?, objects: [ObjectID])
+        /// The object is deleted, or belongs to another context, or to none.
+        case invalidObject(entity: String?, objects: [ObjectID])
+        /// The API was used in a way it does not support.
+        case misuse
+    }
+
     /// What kind of problem this is.
     public var code: Code
     /// A one-sentence explanation.
@@ -57,17 +107,23 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
     public var objectIDs: [ObjectID]
     /// The SQL statement involved, if any.
     public var sql: String?
-    /// SQLite's extended result code, if SQLite reported the error.
-    public var sqliteCode: Int32?
+    /// SQLite's result code, if SQLite reported the error.
+    public var sqliteCode: SQLiteResultCode?
     /// For validation errors: every problem found, one sentence each.
     public var problems: [String]
     /// The store file involved, if any.
     public var store: String?
+    /// For ``Code/incompatibleModel``: the version (or model hash) the store was written with.
+    public var storeVersion: String?
+    /// For ``Code/incompatibleModel``: the version (or model hash) of the model opening it.
+    public var modelVersion: String?
+    /// For ``Code/invalidPredicate`` from a format string: the offset of the problem.
+    public var position: Int?
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, entity: String? = nil, attribute: String? = nil,
-                objectIDs: [ObjectID] = [], sql: String? = nil, sqliteCode: Int32? = nil,
-                problems: [String] = []) {
+                objectIDs: [ObjectID] = [], sql: String? = nil, sqliteCode: SQLiteResultCode? = nil,
+                problems: [String] = [], store: String? = nil) {
         self.code = code
         self.message = message
         self.entity = entity
@@ -76,7 +132,31 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         self.sql = sql
         self.sqliteCode = sqliteCode
         self.problems = problems
-        store = nil
+        self.store = store
+    }
+
+    /// What went wrong, with what is involved, as a typed value to switch over.
+    public var reason: Reason {
+        switch code {
+        case .sqlite: return .sqlite(sqliteCode, sql: sql)
+        case .notADatabase: return .notADatabase(file: store)
+        case .cannotOpenStore: return .cannotOpenStore(file: store)
+        case .incompatibleModel:
+            return .incompatibleModel(file: store, storeVersion: storeVersion, modelVersion: modelVersion)
+        case .invalidModel: return .invalidModel(entity: entity, key: attribute)
+        case .invalidPredicate: return .invalidPredicate(entity: entity, key: attribute, position: position)
+        case .invalidRequest: return .invalidRequest(entity: entity, key: attribute)
+        case .validation: return .validation(entity: entity, objects: objectIDs, problems: problems.isEmpty ? [message] : problems)
+        case .constraintViolation:
+            return .constraintViolation(entity: entity, keys: attribute.map { $0.components(separatedBy: ", ") } ?? [],
+                                        objects: objectIDs)
+        case .conflict: return .conflict(entity: entity, objects: objectIDs)
+        case .typeMismatch: return .typeMismatch(entity: entity, key: attribute, objects: objectIDs)
+        case .unknownKey: return .unknownKey(entity: entity, key: attribute)
+        case .objectNotFound: return .objectNotFound(entity: entity, objects: objectIDs)
+        case .invalidObject: return .invalidObject(entity: entity, objects: objectIDs)
+        case .misuse: return .misuse
+        }
     }
 
     /// The message followed by everything known about where the problem is.
@@ -87,6 +167,8 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         if let attribute { context.append("attribute: \(attribute)") }
         if !objectIDs.isEmpty { context.append("objects: " + objectIDs.map(\.description).joined(separator: ", ")) }
         if let store { context.append("store: \(store)") }
+        if let storeVersion { context.append("store version: \(storeVersion)") }
+        if let modelVersion { context.append("model version: \(modelVersion)") }
         if let sqliteCode { context.append("SQLite code: \(sqliteCode)") }
         if let sql { context.append("SQL: \(sql)") }
         if !context.isEmpty { text += " (" + context.joined(separator: "; ") + ")" }

@@ -30,7 +30,7 @@ enum ErrorText {
             }
             return "\(path) is not a task store (an SQLite database of another program)"
         case .cannotOpenStore:
-            if let code = error.sqliteCode, code & 0xFF == 5 || code & 0xFF == 6 {
+            if let code = error.sqliteCode?.primary, code == SQLiteResultCode.busy || code == SQLiteResultCode.locked {
                 return "the task store \(path) is busy (another program is writing it); try again"
             }
             return "cannot open the task store \(path): " + lowercasedFirst(firstLine(error.message))

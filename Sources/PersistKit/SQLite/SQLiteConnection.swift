@@ -61,9 +61,9 @@ final class SQLiteConnection {
     private static func openError(path: String, code: Int32, message: String) -> PersistError {
         let primary = code & 0xFF
         if primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT {
-            return PersistError(.notADatabase, "\(path) is not a database: \(message)", sqliteCode: code)
+            return PersistError(.notADatabase, "\(path) is not a database: \(message)", sqliteCode: SQLiteResultCode(code))
         }
-        return PersistError(.cannotOpenStore, "Cannot open \(path): \(message)", sqliteCode: code)
+        return PersistError(.cannotOpenStore, "Cannot open \(path): \(message)", sqliteCode: SQLiteResultCode(code))
     }
 
     /// Applies journal mode and synchronous settings; done after the store checked the file,
@@ -178,15 +178,15 @@ final class SQLiteConnection {
         let primary = code & 0xFF
         switch primary {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            return PersistError(.notADatabase, "Not a database, or a damaged one: \(message)", sql: sql, sqliteCode: code)
+            return PersistError(.notADatabase, "Not a database, or a damaged one: \(message)", sql: sql, sqliteCode: SQLiteResultCode(code))
         case SQLITE_CONSTRAINT:
-            return PersistError(.constraintViolation, "Constraint failed: \(message)", sql: sql, sqliteCode: code)
+            return PersistError(.constraintViolation, "Constraint failed: \(message)", sql: sql, sqliteCode: SQLiteResultCode(code))
         case SQLITE_BUSY, SQLITE_LOCKED:
-            return PersistError(.cannotOpenStore, "The database is locked by another connection: \(message)", sql: sql, sqliteCode: code)
+            return PersistError(.cannotOpenStore, "The database is locked by another connection: \(message)", sql: sql, sqliteCode: SQLiteResultCode(code))
         case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM:
-            return PersistError(.cannotOpenStore, "Cannot write the database: \(message)", sql: sql, sqliteCode: code)
+            return PersistError(.cannotOpenStore, "Cannot write the database: \(message)", sql: sql, sqliteCode: SQLiteResultCode(code))
         default:
-            return PersistError(.sqlite, "SQLite error: \(message)", sql: sql, sqliteCode: code)
+            return PersistError(.sqlite, "SQLite error: \(message)", sql: sql, sqliteCode: SQLiteResultCode(code))
         }
     }
 }
