@@ -18,9 +18,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The text layer (Unicode folding, collation, matching) at the bottom: no SQLite, no
+        // PersistKit types. Its API is `package`, so an upward reference cannot compile.
+        .target(
+            name: "PersistKitText"
+        ),
         .target(
             name: "PersistKit",
-            dependencies: ["CSQLite"]
+            dependencies: ["CSQLite", "PersistKitText"]
         ),
         .target(
             name: "TaskModel",
@@ -36,7 +41,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PersistKitTests",
-            dependencies: ["PersistKit"]
+            dependencies: ["PersistKit", "PersistKitText"]
         ),
         .testTarget(
             name: "TaskModelTests",

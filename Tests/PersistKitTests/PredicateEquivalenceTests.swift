@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PersistKit
+@testable import PersistKitText
 
 /// An entity with one attribute of each kind the generated predicates compare.
 final class Sample: ManagedObject {

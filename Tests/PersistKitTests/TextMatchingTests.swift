@@ -1,21 +1,22 @@
 import Foundation
 import XCTest
 @testable import PersistKit
+@testable import PersistKitText
 
 /// Tests of ``TextFolding``, ``TextMatcher`` and ``TextCollation``: named cases, then generated ones.
 ///
 /// Generated tests print their seed; set `PERSISTKIT_TEST_SEED` to replay a failure.
 final class TextMatchingTests: XCTestCase {
-    private let cd: StringComparisonOptions = [.caseInsensitive, .diacriticInsensitive]
+    private let cd: TextOptions = [.caseInsensitive, .diacriticInsensitive]
 
     private func match(
-        _ value: String, _ op: TextMatchOperator, _ pattern: String, _ options: StringComparisonOptions = []
+        _ value: String, _ op: TextMatchOperator, _ pattern: String, _ options: TextOptions = []
     ) -> Bool {
         TextMatcher.matches(op, value: value, pattern: pattern, options: options)
     }
 
     private func match(
-        bytes value: [UInt8], _ op: TextMatchOperator, _ pattern: [UInt8], _ options: StringComparisonOptions
+        bytes value: [UInt8], _ op: TextMatchOperator, _ pattern: [UInt8], _ options: TextOptions
     ) -> Bool {
         value.withUnsafeBufferPointer { v in
             pattern.withUnsafeBufferPointer { p in TextMatcher.matches(op, value: v, pattern: p, options: options) }
@@ -71,7 +72,7 @@ final class TextMatchingTests: XCTestCase {
         let pieces = Self.pieces + marks + ["ǅ", "ΐ", "Ǖ", "ﬀ", "가", "각", "ᄀ", "\u{1161}", "ẞ", "ŉ", "Ω", "\u{2126}"]
         for _ in 0..<4000 {
             let text = Self.randomString(&rng, from: pieces, maxPieces: 8)
-            for options in [StringComparisonOptions(), .caseInsensitive, .diacriticInsensitive, cd] {
+            for options in [TextOptions(), .caseInsensitive, .diacriticInsensitive, cd] {
                 XCTAssertEqual(
                     TextFolding.scalars(of: text, folding: options), Self.referenceFold(text, options),
                     "\(options.rawValue) \(text.unicodeScalars.map { String($0.value, radix: 16) })")
@@ -96,7 +97,7 @@ final class TextMatchingTests: XCTestCase {
     }
 
     /// Folding as documented, on whole strings, through Foundation: the reference for the tables.
-    private static func referenceFold(_ text: String, _ options: StringComparisonOptions) -> [UInt32] {
+    private static func referenceFold(_ text: String, _ options: TextOptions) -> [UInt32] {
         func nfd(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
             var view = String.UnicodeScalarView()
             view.append(contentsOf: scalars)
@@ -179,7 +180,7 @@ final class TextMatchingTests: XCTestCase {
     }
 
     func testEmptyStrings() {
-        let all: [StringComparisonOptions] = [[], .caseInsensitive, .diacriticInsensitive, cd]
+        let all: [TextOptions] = [[], .caseInsensitive, .diacriticInsensitive, cd]
         for options in all {
             XCTAssertTrue(match("", .equal, "", options))
             XCTAssertTrue(match("", .contains, "", options))
@@ -236,7 +237,7 @@ final class TextMatchingTests: XCTestCase {
             [0xFF], [0xC3], [0x61, 0xE9, 0x62], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80],
             [0xE2, 0x82], [0x80, 0x80, 0x2A], [0x5C], [0x61, 0x5C, 0xFF], [0x0D, 0xFF, 0x0A],
         ]
-        let all: [StringComparisonOptions] = [[], .caseInsensitive, .diacriticInsensitive, cd]
+        let all: [TextOptions] = [[], .caseInsensitive, .diacriticInsensitive, cd]
         for value in invalid + [[], Array("abc".utf8)] {
             for pattern in invalid + [[], Array("*".utf8), Array("A".utf8)] {
                 for options in all {
@@ -324,7 +325,7 @@ final class TextMatchingTests: XCTestCase {
 
     func testGeneratedMatchingAgreesWithReference() {
         var rng = makeRNG(#function)
-        let allOptions: [StringComparisonOptions] = [[], .caseInsensitive, .diacriticInsensitive, cd]
+        let allOptions: [TextOptions] = [[], .caseInsensitive, .diacriticInsensitive, cd]
         var checked = 0
         for round in 0..<4000 {
             let pieces = round % 2 == 0 ? Self.asciiPieces : Self.pieces
@@ -428,7 +429,7 @@ final class TextMatchingTests: XCTestCase {
     func testGeneratedInvalidUTF8() {
         var rng = makeRNG(#function)
         let bytes: [UInt8] = [0x61, 0x41, 0x2A, 0x3F, 0x5C, 0x0D, 0x0A, 0x80, 0xBF, 0xC3, 0xA9, 0xCC, 0x81, 0xE2, 0xF0, 0x9F, 0xFF]
-        let allOptions: [StringComparisonOptions] = [[], .caseInsensitive, .diacriticInsensitive, cd]
+        let allOptions: [TextOptions] = [[], .caseInsensitive, .diacriticInsensitive, cd]
         for _ in 0..<3000 {
             let value = (0..<Int(rng.next() % 9)).map { _ in bytes[Int(rng.next() % UInt64(bytes.count))] }
             let pattern = (0..<Int(rng.next() % 5)).map { _ in bytes[Int(rng.next() % UInt64(bytes.count))] }
@@ -457,7 +458,7 @@ private enum TextReferenceMatcher {
 
     static func units(_ s: String) -> [Unit] { s.map { Array($0.utf8) } }
 
-    static func matches(_ op: TextMatchOperator, value: String, pattern: String, options: StringComparisonOptions) -> Bool {
+    static func matches(_ op: TextMatchOperator, value: String, pattern: String, options: TextOptions) -> Bool {
         if options.isEmpty && op != .like {
             let v = Array(value.utf8)
             let p = Array(pattern.utf8)
@@ -479,7 +480,7 @@ private enum TextReferenceMatcher {
         }
     }
 
-    static func tokens(_ pattern: String, _ options: StringComparisonOptions) -> [Token] {
+    static func tokens(_ pattern: String, _ options: TextOptions) -> [Token] {
         var result: [Token] = []
         var characters = Array(pattern)[...]
         while let c = characters.popFirst() {
@@ -536,7 +537,7 @@ private enum ReferenceCollation {
             if x != y { return x.lexicographicallyPrecedes(y) ? -1 : 1 }
             return Int32(binary)
         case .localizedStandard:
-            let levels: [(StringComparisonOptions, Bool)] = [
+            let levels: [(TextOptions, Bool)] = [
                 ([.caseInsensitive, .diacriticInsensitive], false), (.caseInsensitive, false), ([], true),
             ]
             for (options, caseLevel) in levels {

@@ -1,3 +1,4 @@
+import PersistKitText
 import Foundation
 
 /// A condition on objects of `Root`, evaluated by SQLite for saved objects and in memory for

@@ -1,3 +1,4 @@
+import PersistKitText
 /// Evaluates a resolved predicate on an object's stored values, with SQLite's comparison rules
 /// and the same text functions SQL calls, so it agrees with the SQL compiler.
 struct PredicateEvaluator {
@@ -71,7 +72,7 @@ struct PredicateEvaluator {
             }
         case .text(let slot, let op, let pattern, let options):
             guard case .text(let value) = storage[slot] else { return false }
-            return TextMatcher.matches(op, value: value, pattern: pattern, options: options)
+            return TextMatcher.matches(op, value: value, pattern: pattern, options: options.textOptions)
         case .inList(let slot, let values):
             let stored = storage[slot]
             return values.contains { equal(stored, $0) }

@@ -1,3 +1,4 @@
+import PersistKitText
 import Foundation
 
 /// Resolves a parsed format string against an entity: keys become attributes, arguments and

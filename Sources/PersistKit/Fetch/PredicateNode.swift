@@ -1,3 +1,4 @@
+import PersistKitText
 /// A predicate resolved against an entity: attribute names and stored values.
 ///
 /// Every comparison is two-valued (true or false, never SQL's unknown), in SQL and in memory

@@ -1,3 +1,4 @@
+import PersistKitText
 import Foundation
 
 /// How a sort orders objects by one attribute.

@@ -1,3 +1,5 @@
+import PersistKitText
+
 /// Options for string comparisons in predicates: Core Data's `[c]`, `[d]` and `[cd]`.
 ///
 /// Case folding is full Unicode case folding: "ÉCLAIR" matches "éclair" under `[cd]`, and
@@ -13,4 +15,9 @@ public struct StringComparisonOptions: OptionSet, Sendable, Hashable {
     public static let caseInsensitive = StringComparisonOptions(rawValue: 1)
     /// `[d]`: compare without regard to diacritics.
     public static let diacriticInsensitive = StringComparisonOptions(rawValue: 2)
+}
+
+extension StringComparisonOptions {
+    /// The same folding, as the text layer takes it.
+    var textOptions: TextOptions { TextOptions(rawValue: rawValue & 3) }
 }

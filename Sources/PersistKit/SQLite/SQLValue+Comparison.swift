@@ -1,3 +1,4 @@
+import PersistKitText
 import Foundation
 
 extension SQLValue {

@@ -1,3 +1,4 @@
+import PersistKitText
 import CSQLite
 import Foundation
 
@@ -55,7 +56,7 @@ enum TextFunctions {
                             return
                         }
                         let op = TextFunctions.operators[opIndex]
-                        let options = StringComparisonOptions(rawValue: code & 3)
+                        let options = TextOptions(rawValue: code & 3)
                         guard let valueArg = argv[0], let patternArg = argv[1],
                               sqlite3_value_type(valueArg) != SQLITE_NULL,
                               sqlite3_value_type(patternArg) != SQLITE_NULL else {

@@ -1,18 +1,3 @@
-/// A string operator of a predicate, as evaluated by ``TextMatcher``.
-enum TextMatchOperator: Sendable, Hashable, CaseIterable {
-    /// `==`: the whole value equals the pattern.
-    case equal
-    /// `CONTAINS`: the pattern occurs somewhere in the value.
-    case contains
-    /// `BEGINSWITH`: the value starts with the pattern.
-    case beginsWith
-    /// `ENDSWITH`: the value ends with the pattern.
-    case endsWith
-    /// `LIKE`: the whole value matches a pattern where `*` is any run of characters, `?` exactly
-    /// one character, and a backslash makes the next character literal.
-    case like
-}
-
 /// Matches text for predicates, identically in SQLite and in memory.
 ///
 /// SQLite calls the buffer entry point from the registered SQL functions with the raw UTF-8 of
@@ -39,15 +24,15 @@ enum TextMatchOperator: Sendable, Hashable, CaseIterable {
 /// Performance: when both sides are ASCII (without CR, which forms one character with a following
 /// LF), the answer is computed with byte loops and ASCII lowercasing, without allocating; for ASCII
 /// this is exactly what the Unicode path computes.
-enum TextMatcher {
+package enum TextMatcher {
     /// Matches UTF-8 `value` against UTF-8 `pattern` with operator `op` under `options`.
     ///
     /// The buffers are not NUL-terminated and may be empty with a `nil` base address.
-    static func matches(
+    package static func matches(
         _ op: TextMatchOperator,
         value: UnsafeBufferPointer<UInt8>,
         pattern: UnsafeBufferPointer<UInt8>,
-        options: StringComparisonOptions
+        options: TextOptions
     ) -> Bool {
         if options.isEmpty && op != .like {
             return exactMatch(op, value, pattern, fold: false)
@@ -68,11 +53,11 @@ enum TextMatcher {
     /// TextMatcher.matches(.contains, value: "ÉCLAIR", pattern: "éclair",
     ///                     options: [.caseInsensitive, .diacriticInsensitive]) // true
     /// ```
-    static func matches(
+    package static func matches(
         _ op: TextMatchOperator,
         value: String,
         pattern: String,
-        options: StringComparisonOptions
+        options: TextOptions
     ) -> Bool {
         var value = value
         var pattern = pattern
@@ -269,7 +254,7 @@ enum TextMatcher {
         _ op: TextMatchOperator,
         value: UnsafeBufferPointer<UInt8>,
         pattern: UnsafeBufferPointer<UInt8>,
-        options: StringComparisonOptions
+        options: TextOptions
     ) -> Bool {
         var valueText = TextFolding.fold(String(decoding: value, as: UTF8.self), options)
         let patternText = String(decoding: pattern, as: UTF8.self)
@@ -308,7 +293,7 @@ enum TextMatcher {
     }
 
     /// LIKE over Characters: wildcards found in the raw pattern, literal runs folded as a whole.
-    private static func unicodeLike(_ value: GraphemeBytes, pattern: String, options: StringComparisonOptions) -> Bool {
+    private static func unicodeLike(_ value: GraphemeBytes, pattern: String, options: TextOptions) -> Bool {
         var tokens: [LikeToken<Int>] = []
         var literals = GraphemeBytes("")
         var run = ""

@@ -34,14 +34,14 @@ import Foundation
 /// once, on first use of non-ASCII text (tens of milliseconds), from Foundation's NFD and the standard
 /// library's case mappings: they cache the definitions above, they do not redefine them. Calling
 /// Foundation for every string cost microseconds per comparison, far too slow for sorting.
-enum TextFolding {
+package enum TextFolding {
     /// Returns `s` folded according to `options`; `s` itself when `options` is empty.
     ///
     /// ```swift
     /// TextFolding.fold("ÉCLAIR", [.caseInsensitive, .diacriticInsensitive]) // "eclair"
     /// TextFolding.fold("Straße", .caseInsensitive)                           // "strasse"
     /// ```
-    static func fold(_ s: String, _ options: StringComparisonOptions) -> String {
+    static func fold(_ s: String, _ options: TextOptions) -> String {
         if options.isEmpty { return s }
         // ASCII is already in NFD and has no marks; only case may change.
         if isASCII(s) {
@@ -58,7 +58,7 @@ enum TextFolding {
     }
 
     /// The scalar values of `s` in NFD, folded by `options` (only normalized when `options` is empty).
-    static func scalars(of s: String, folding options: StringComparisonOptions) -> [UInt32] {
+    static func scalars(of s: String, folding options: TextOptions) -> [UInt32] {
         var s = s
         return s.withUTF8 { bytes in
             var iterator = FoldedScalars(bytes, options)
@@ -286,7 +286,7 @@ struct FoldedScalars: IteratorProtocol {
     private var scratch: [UInt32] = []
 
     /// Reads `bytes`, which must stay valid while the iterator is used.
-    init(_ bytes: UnsafeBufferPointer<UInt8>, _ options: StringComparisonOptions) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, _ options: TextOptions) {
         self.bytes = bytes
         caseInsensitive = options.contains(.caseInsensitive)
         dropMarks = options.contains(.diacriticInsensitive)

@@ -22,7 +22,7 @@
 /// for ASCII this is exactly what the Unicode path computes. Otherwise folded text is read lazily
 /// through ``FoldedScalars``, so two strings that differ early are compared after folding only their
 /// beginnings, and the later levels are computed only for strings equal at the earlier ones.
-enum TextCollation: Sendable, Hashable, CaseIterable {
+package enum TextCollation: Sendable, Hashable, CaseIterable {
     /// Byte order, as SQLite's `BINARY`.
     case binary
     /// Case-insensitive order, ties broken by byte order.
@@ -34,7 +34,7 @@ enum TextCollation: Sendable, Hashable, CaseIterable {
     ///
     /// The buffers are not NUL-terminated and may be empty with a `nil` base address; invalid UTF-8
     /// is ordered by its repaired text, then by its bytes.
-    func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int32 {
+    package func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int32 {
         switch self {
         case .binary:
             return Self.binaryCompare(a, b)
@@ -63,7 +63,7 @@ enum TextCollation: Sendable, Hashable, CaseIterable {
     /// ```swift
     /// TextCollation.localizedStandard.compare("file2", "file10") < 0 // true
     /// ```
-    func compare(_ a: String, _ b: String) -> Int32 {
+    package func compare(_ a: String, _ b: String) -> Int32 {
         var a = a
         var b = b
         return a.withUTF8 { aBytes in
