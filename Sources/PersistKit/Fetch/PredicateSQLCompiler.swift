@@ -58,7 +58,7 @@ enum PredicateSQLCompiler {
         case .text(let name, let op, let pattern, let options):
             let attribute = try attribute(name, in: entity)
             bindings.append(.text(pattern))
-            return "\(TextFunctions.functionName(op, options))(\(SQLName.quote(attribute.name)), ?)"
+            return "\(TextFunctions.functionName(op, options.textOptions))(\(SQLName.quote(attribute.name)), ?)"
         case .inList(let name, let values):
             let attribute = try attribute(name, in: entity)
             let column = SQLName.quote(attribute.name)

@@ -9,7 +9,7 @@ import Foundation
 /// sorts agree between SQL and memory for all of Unicode.
 enum TextFunctions {
     /// The SQL function name for a string operator with options, e.g. `pk_contains_3`.
-    static func functionName(_ op: TextMatchOperator, _ options: StringComparisonOptions) -> String {
+    static func functionName(_ op: TextMatchOperator, _ options: TextOptions) -> String {
         "pk_\(operatorName(op))_\(options.rawValue & 3)"
     }
 
@@ -45,7 +45,7 @@ enum TextFunctions {
                 let code = operatorCode(op) << 2 | flags
                 let userData = UnsafeMutableRawPointer(bitPattern: code + 1)
                 sqlite3_create_function_v2(
-                    db, functionName(op, StringComparisonOptions(rawValue: flags)), 2,
+                    db, functionName(op, TextOptions(rawValue: flags)), 2,
                     SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, userData,
                     { context, argc, argv in
                         guard let context, argc == 2, let argv else { return }
