@@ -97,12 +97,18 @@ public struct TaskDocument: Codable, Sendable, Hashable {
 
     /// A one-phrase account of a decoding error: where, and what was wrong.
     static func explain(_ error: DecodingError) -> String {
+        // "createdAt of task 1": people count from 1, as the validation messages do.
         func place(_ path: [CodingKey]) -> String {
-            var text = ""
+            var words: [String] = []
             for key in path {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+                guard let index = key.intValue else {
+                    words.append(key.stringValue)
+                    continue
+                }
+                let list = words.popLast()
+                words.append(list == "tasks" ? "task \(index + 1)" : "item \(index + 1) of \(list ?? "the document")")
             }
-            return text.isEmpty ? "the document" : text
+            return words.isEmpty ? "the document" : words.reversed().joined(separator: " of ")
         }
         switch error {
         case .keyNotFound(let key, let context):

@@ -1,16 +1,18 @@
 import PersistKit
 
-/// The two sections of a task list: what is still to do, then what is done.
+/// The two sections of a task list, keyed by whether their tasks are done: what is still to
+/// do (`false`), then what is done (`true`).
 ///
-/// A results controller sectioned by `\.isComplete` names its sections "false" and "true";
-/// ``init(resultsSectionName:)`` turns those into these.
+/// A results controller sectioned by `\.isComplete` holds one section per value;
+/// ``init(_:)`` tells which from its tasks' `isComplete`, never from the section's name.
 ///
 /// ```swift
 /// for section in controller.sections {
-///     let title = TaskSection(resultsSectionName: section.name)?.title ?? section.name
+///     let title = TaskSection(section)?.title ?? section.name
 /// }
+/// let grouped = Dictionary(grouping: tasks) { TaskSection(isComplete: $0.isComplete) }
 /// ```
-public enum TaskSection: String, Sendable, Hashable, CaseIterable {
+public enum TaskSection: RawRepresentable, Sendable, Hashable, CaseIterable {
     /// Tasks still to do.
     case incomplete
     /// Tasks that are done.
@@ -21,20 +23,22 @@ public enum TaskSection: String, Sendable, Hashable, CaseIterable {
         self = isComplete ? .complete : .incomplete
     }
 
-    /// The section a results controller's section name (`"false"` or `"true"`) stands for;
-    /// nil for any other name.
-    public init?(resultsSectionName name: String) {
-        switch name {
-        case "false": self = .incomplete
-        case "true": self = .complete
-        default: return nil
-        }
+    /// The section keyed by `rawValue`, the tasks' `isComplete`: every `Bool` names one.
+    public init(rawValue: Bool) {
+        self.init(isComplete: rawValue)
     }
 
-    /// The section of a results controller's section, nil when it is not a task section.
+    /// The section of a results controller's section (one sectioned by `\.isComplete`), from
+    /// its first task's `isComplete`; nil for a section without tasks. Ask between changes (as
+    /// TaskStore's saving methods leave things), not while an unsaved change to that task waits.
     public init?(_ section: ResultsSection<TaskItem>) {
-        self.init(resultsSectionName: section.name)
+        // Every task of such a section has the same key: the first one answers in O(1).
+        guard let isComplete = section.objects.first?.isComplete else { return nil }
+        self.init(isComplete: isComplete)
     }
+
+    /// The key: whether the section holds complete tasks.
+    public var rawValue: Bool { isComplete }
 
     /// The title people see: "Incomplete" or "Complete".
     public var title: String {
@@ -45,5 +49,11 @@ public enum TaskSection: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Whether the section holds complete tasks.
-    public var isComplete: Bool { self == .complete }
+    public var isComplete: Bool {
+        // A switch, not `self == .complete`: RawRepresentable's == reads rawValue, which is this.
+        switch self {
+        case .incomplete: return false
+        case .complete: return true
+        }
+    }
 }

@@ -29,9 +29,9 @@ extension TaskStore {
     }
 
     /// A results controller over the tasks a filter and search select, in sections
-    /// "Incomplete" then "Complete" (named "false" and "true" by the controller: see
-    /// ``TaskSection/init(resultsSectionName:)``), each ordered by due date with undated
-    /// tasks last, then by creation. Call `performFetch()` on it before use.
+    /// "Incomplete" then "Complete" (``TaskSection/init(_:)`` tells which is which), each
+    /// ordered by due date with undated tasks last, then by creation. Call `performFetch()` on
+    /// it before use.
     ///
     /// ```swift
     /// let results = store.resultsController(filter: .all)

@@ -133,22 +133,11 @@ public final class TaskStore {
     /// - Throws: ``PersistKit/PersistError`` `.objectNotFound` ("no task #12") when the store
     ///   has no such task.
     public func task(withReference number: Int64) throws -> TaskItem {
-        let notFound = PersistError(.objectNotFound, "no task #\(number)", entity: TaskItem.entityName)
-        // PersistKit looks objects up by ObjectID, whose only public initializer reads the URI
-        // form; URLComponents builds it exactly as ObjectID writes it.
-        var components = URLComponents()
-        components.scheme = "persistkit"
-        components.host = container.storeIdentifier
-        components.path = "/" + TaskItem.entityName + "/p" + String(number)
-        guard number > 0, let uri = components.url, let id = ObjectID(uriRepresentation: uri) else { throw notFound }
-        let object: ManagedObject
         do {
-            object = try context.existingObject(with: id)
+            return try context.existingObject(TaskItem.self, primaryKey: number)
         } catch let error as PersistError where error.code == .objectNotFound {
-            throw notFound
+            throw PersistError(.objectNotFound, "no task #\(number)", entity: TaskItem.entityName)
         }
-        guard let task = object as? TaskItem, !task.isDeleted else { throw notFound }
-        return task
     }
 
     // MARK: Saving

@@ -18,6 +18,6 @@ struct AddCommand: ParsableCommand {
         let dueDate = try due.map { try Arguments.dueDate($0) }
         let store = try storeOptions.open()
         let task = try store.add(name: name, notes: notes, due: dueDate)
-        Console.out("Added \(task.reference) \"\(task.name)\"")
+        try Console.out("Added \(task.reference) \(TerminalText.quoted(task.name))")
     }
 }

@@ -10,9 +10,14 @@ enum Arguments {
         let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
         guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
               let number = Int64(digits) else {
-            throw CommandError.usage("'\(text)' is not a task reference (try 12 or '#12')")
+            throw notAReference(text)
         }
         return number
+    }
+
+    /// The usage error for text that is not a task reference.
+    static func notAReference(_ text: String) -> CommandError {
+        CommandError.usage("'\(text)' is not a task reference (try 12 or '#12')")
     }
 
     /// A due date: the start of the day `text` names (see ``DueDateParser``).

@@ -8,10 +8,10 @@ enum Completion {
         let store = try storeOptions.open()
         let task = try store.task(withReference: number)
         guard task.isComplete != isComplete else {
-            Console.out("\(task.reference) \"\(task.name)\" is already \(isComplete ? "complete" : "incomplete")")
+            try Console.out("\(task.reference) \(TerminalText.quoted(task.name)) is already \(isComplete ? "complete" : "incomplete")")
             return
         }
         try store.setIsComplete(task, isComplete)
-        Console.out("\(isComplete ? "Completed" : "Reopened") \(task.reference) \"\(task.name)\"")
+        try Console.out("\(isComplete ? "Completed" : "Reopened") \(task.reference) \(TerminalText.quoted(task.name))")
     }
 }

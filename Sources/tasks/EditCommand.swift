@@ -30,6 +30,6 @@ struct EditCommand: ParsableCommand {
         let task = try store.task(withReference: number)
         try store.update(task, name: name ?? task.name, notes: notes ?? task.notes,
                          due: noDue ? nil : (dueDate ?? task.due))
-        Console.out("Updated \(task.reference) \"\(task.name)\"")
+        try Console.out("Updated \(task.reference) \(TerminalText.quoted(task.name))")
     }
 }

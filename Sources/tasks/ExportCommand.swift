@@ -15,15 +15,12 @@ struct ExportCommand: ParsableCommand {
         let store = try storeOptions.open()
         let data = try store.exportDocument()
         guard let file, file != "-" else {
-            Console.outData(data + Data("\n".utf8))
+            try Console.outData(data + Data("\n".utf8))
             return
         }
-        do {
-            try data.write(to: URL(fileURLWithPath: file), options: .atomic)
-        } catch {
-            throw CommandError.failure("cannot write \(file): " + FileErrors.reason(error, path: file))
-        }
+        // Checked to the last byte: a full disk is an error, never a shorter file.
+        try OutputFile.write(data, toPath: file)
         let count = try store.count()
-        Console.out("Exported \(count) task\(count == 1 ? "" : "s") to \(file)")
+        try Console.out("Exported \(count) task\(count == 1 ? "" : "s") to \(TerminalText.visible(file))")
     }
 }

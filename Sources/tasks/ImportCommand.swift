@@ -39,6 +39,6 @@ struct ImportCommand: ParsableCommand {
         if result.skipped > 0 {
             text += " (skipped \(result.skipped) already in the store)"
         }
-        Console.out(text)
+        try Console.out(text)
     }
 }

@@ -16,22 +16,20 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.open()
         let tasks = try store.tasks(list.filter, matching: list.search)
-        let sections = list.filter.sections.map { section in
-            (section: section, tasks: tasks.filter { $0.isComplete == section.isComplete })
-        }
+        let bySection = Dictionary(grouping: tasks) { TaskSection(isComplete: $0.isComplete) }
+        let sections = list.filter.sections.map { (section: $0, tasks: bySection[$0] ?? []) }
         let dates = DateText()
         if json {
             let document = TaskJSON(sections: sections.map {
                 TaskJSON.Section(name: $0.section.title, count: $0.tasks.count, tasks: $0.tasks.map { TaskJSON.Row($0, dates: dates) })
             })
-            Console.out(TaskJSON.text(of: document))
+            try Console.out(TaskJSON.text(of: document))
             return
         }
-        let renderer = ListRenderer(style: .forStandardOutput(), dates: dates)
-        for line in renderer.lines(for: sections) { Console.out(line) }
+        var lines = ListRenderer(style: .forStandardOutput(), dates: dates).lines(for: sections)
         if tasks.isEmpty && list.filter == .all && (list.search ?? "").isEmpty {
-            Console.out("")
-            Console.out("Nothing to do. Add a task with: tasks add \"Buy milk\" --due tomorrow")
+            lines += ["", "Nothing to do. Add a task with: tasks add \"Buy milk\" --due tomorrow"]
         }
+        try Console.out(lines: lines)
     }
 }

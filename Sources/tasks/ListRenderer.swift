@@ -20,11 +20,10 @@ struct ListRenderer {
     /// The lines for these sections, in order; a hint when the store has no task at all.
     func lines(for sections: [(section: TaskSection, tasks: [TaskItem])]) -> [String] {
         let all = sections.flatMap(\.tasks)
-        let references = all.map(\.reference)
-        let referenceWidth = references.map(\.count).max() ?? 2
-        let nameWidth = min(widestPaddedName, all.map(\.name.count).max() ?? 0)
-        let dueTexts = all.map { dates.due(of: $0, style: Style(isEnabled: false)) }
-        let dueWidth = dueTexts.map(\.count).max() ?? 0
+        let referenceWidth = all.map(\.reference.count).max() ?? 2
+        // Columns are measured in terminal cells: a CJK character or an emoji takes two.
+        let nameWidth = min(widestPaddedName, all.map { DisplayWidth.of(TerminalText.visible($0.name)) }.max() ?? 0)
+        let dueWidth = all.map { DisplayWidth.of(dates.due(of: $0, style: Style(isEnabled: false))) }.max() ?? 0
         var lines: [String] = []
         for (index, entry) in sections.enumerated() {
             if index > 0 { lines.append("") }
@@ -36,18 +35,20 @@ struct ListRenderer {
         return lines
     }
 
-    /// One task's row: reference, box, name, due date, first line of notes.
+    /// One task's row: reference, box, name, due date, first line of notes; the name and notes
+    /// with their control characters made visible.
     func row(_ task: TaskItem, referenceWidth: Int, nameWidth: Int, dueWidth: Int) -> String {
-        let reference = String(repeating: " ", count: max(0, referenceWidth - task.reference.count)) + task.reference
+        let reference = padding(task.reference.count, referenceWidth) + task.reference
         let box = task.isComplete ? style.green("[x]") : "[ ]"
         let plainDue = dates.due(of: task, style: Style(isEnabled: false))
-        let name = task.isComplete ? style.dim(task.name) : task.name
-        var line = "  " + style.dim(reference) + "  " + box + " " + name + padding(task.name.count, nameWidth)
+        let plainName = TerminalText.visible(task.name)
+        let name = task.isComplete ? style.dim(plainName) : plainName
+        var line = "  " + style.dim(reference) + "  " + box + " " + name + padding(DisplayWidth.of(plainName), nameWidth)
         if dueWidth > 0 {
-            line += "  " + dates.due(of: task, style: style) + padding(plainDue.count, dueWidth)
+            line += "  " + dates.due(of: task, style: style) + padding(DisplayWidth.of(plainDue), dueWidth)
         }
         if let notes = task.notesFirstLine {
-            line += "  " + style.dim(notes)
+            line += "  " + style.dim(TerminalText.visible(notes))
         }
         // Padding is only for the columns after it: no trailing blanks.
         while line.last == " " { line.removeLast() }

@@ -22,8 +22,8 @@ struct RemoveCommand: ParsableCommand {
         let store = try storeOptions.open()
         // Every reference is checked before anything is removed: one unknown task removes none.
         let tasks = try numbers.map { try store.task(withReference: $0) }
-        let described = tasks.map { "\($0.reference) \"\($0.name)\"" }
+        let described = tasks.map { "Removed \($0.reference) \(TerminalText.quoted($0.name))" }
         try store.remove(tasks)
-        for text in described { Console.out("Removed \(text)") }
+        try Console.out(lines: described)
     }
 }

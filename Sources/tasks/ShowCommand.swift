@@ -18,19 +18,23 @@ struct ShowCommand: ParsableCommand {
         let task = try store.task(withReference: number)
         let dates = DateText()
         if json {
-            Console.out(TaskJSON.text(of: TaskJSON.Row(task, dates: dates)))
+            try Console.out(TaskJSON.text(of: TaskJSON.Row(task, dates: dates)))
             return
         }
         let style = Style.forStandardOutput()
-        Console.out(style.bold("\(task.reference) \(task.isComplete ? "[x]" : "[ ]") \(task.name)"))
-        Console.out("Status:  " + (task.isComplete ? "complete" : "incomplete"))
-        Console.out("Due:     " + (task.due == nil ? "-" : dates.due(of: task, style: style)))
-        Console.out("Created: " + dates.dayAndTime(task.createdAt))
+        var lines = [
+            style.bold("\(task.reference) \(task.isComplete ? "[x]" : "[ ]") \(TerminalText.visible(task.name))"),
+            "Status:  " + (task.isComplete ? "complete" : "incomplete"),
+            "Due:     " + (task.due == nil ? "-" : dates.due(of: task, style: style)),
+            "Created: " + dates.dayAndTime(task.createdAt),
+        ]
         if let notes = task.notes {
-            Console.out("Notes:")
-            for line in notes.split(separator: "\n", omittingEmptySubsequences: false) {
-                Console.out("  " + line)
+            lines.append("Notes:")
+            // Any line break ends a line ("\r\n" included); other control characters show escaped.
+            for line in notes.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+                lines.append("  " + TerminalText.visible(String(line)))
             }
         }
+        try Console.out(lines: lines)
     }
 }

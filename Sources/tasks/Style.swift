@@ -1,14 +1,16 @@
 import Foundation
 
-/// ANSI colours, used only when standard output is a terminal and `NO_COLOR` is not set.
+/// ANSI colours, used only when standard output is a terminal and `NO_COLOR` is unset or empty.
 struct Style {
     /// Whether escapes are written at all.
     let isEnabled: Bool
 
     /// The style for standard output in this environment.
     static func forStandardOutput(environment: [String: String] = ProcessInfo.processInfo.environment) -> Style {
-        // https://no-color.org: any NO_COLOR turns colour off; so does a dumb terminal.
-        Style(isEnabled: Console.outputIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
+        // https://no-color.org: a NO_COLOR that is set and not empty turns colour off; so does a
+        // dumb terminal.
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        return Style(isEnabled: Console.outputIsTerminal && !noColor && environment["TERM"] != "dumb")
     }
 
     func bold(_ text: String) -> String { wrap(text, "1") }

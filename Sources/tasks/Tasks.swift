@@ -16,31 +16,68 @@ struct Tasks: ParsableCommand {
             A task is referred to by its number, shown as #12 (type 12 or '#12': an unquoted # \
             starts a shell comment). DATE is 2026-11-25, today, tomorrow, +3d, +2w, or a weekday \
             name (the next such day).
+
+            Control characters in names and notes are printed as visible escapes, such as \\u{1B} \
+            for ESC; --json output keeps the exact text.
             """,
+        version: Tasks.version,
         subcommands: [ListCommand.self, AddCommand.self, ShowCommand.self, EditCommand.self, DoneCommand.self,
                       UndoCommand.self, RemoveCommand.self, ExportCommand.self, ImportCommand.self, WatchCommand.self],
         defaultSubcommand: ListCommand.self
     )
 
-    /// Runs the command line, reporting every failure as one line on standard error:
-    /// exit code 1 for a command that failed, argument-parser's usage code (64) for bad usage.
+    /// The version `tasks --version` prints; the only place it is written.
+    static let version = "0.1.0"
+
+    /// Runs the command line, reporting every failure as one line on standard error (control
+    /// characters made visible): exit code 1 for a command that failed, argument-parser's usage
+    /// code (64) for bad usage.
     static func main() {
         let status: Int32
         do {
-            var command = try parseAsRoot()
+            var command = try parse(Array(CommandLine.arguments.dropFirst()))
             try command.run()
             status = 0
         } catch let error as CommandError {
-            Console.error("tasks: " + error.message)
+            Console.error("tasks: " + TerminalText.visible(error.message))
             status = error.exitCode
         } catch let error as PersistError {
-            Console.error("tasks: " + ErrorText.line(for: error))
+            Console.error("tasks: " + TerminalText.visible(ErrorText.line(for: error)))
             status = 1
         } catch {
-            // Help, version, and argument-parser's own usage errors, in its own words.
-            exit(withError: error)
+            status = report(error)
         }
         // The command (and its store) is gone by now: SQLite has checkpointed and closed.
         Foundation.exit(status)
+    }
+
+    /// The command the arguments name, with ``CommandLineCheck``'s clearer usage errors.
+    private static func parse(_ arguments: [String]) throws -> ParsableCommand {
+        try CommandLineCheck.checkCommand(arguments)
+        do {
+            return try parseAsRoot(arguments)
+        } catch {
+            throw CommandLineCheck.negativeReferenceError(in: arguments) ?? error
+        }
+    }
+
+    /// Help, version, and argument-parser's own usage errors, in its own words: help and
+    /// version on standard output (checked like every other write), errors on standard error.
+    private static func report(_ error: Error) -> Int32 {
+        let text = fullMessage(for: error)
+        let code = exitCode(for: error)
+        guard code == .success else {
+            if !text.isEmpty { Console.error(text) }
+            return code.rawValue
+        }
+        do {
+            if !text.isEmpty { try Console.out(text) }
+            return code.rawValue
+        } catch let error as CommandError {
+            Console.error("tasks: " + error.message)
+            return error.exitCode
+        } catch {
+            return ExitCode.failure.rawValue
+        }
     }
 }

@@ -29,20 +29,28 @@ struct WatchCommand: ParsableCommand {
             (section: section,
              tasks: controller.sections.first { TaskSection($0) == section }?.objects ?? [])
         }
-        for line in renderer.lines(for: sections) { Console.out(line) }
-        Console.out("")
-        if Console.outputIsTerminal { Console.out(style.dim("Watching for changes; Ctrl-C to stop.")) }
+        var lines = renderer.lines(for: sections) + [""]
+        if Console.outputIsTerminal { lines.append(style.dim("Watching for changes; Ctrl-C to stop.")) }
+        try Console.out(lines: lines)
 
         Interrupt.install()
         let reporter = WatchReporter(controller)
+        // The observer cannot throw: it keeps the first write error for the loop to report.
+        var outputError: Error?
         let token = controller.observe { [unowned controller] change in
-            for line in reporter.lines(for: change, in: controller) { Console.out(line) }
+            guard outputError == nil else { return }
+            do {
+                try Console.out(lines: reporter.lines(for: change, in: controller))
+            } catch {
+                outputError = error
+            }
         }
         defer { token.cancel() }
         // PersistKit's processPendingChanges() probes the store for other processes' commits
         // (PRAGMA data_version) and has the controller refetch and diff when there were some.
         while !Interrupt.wasRequested {
             store.context.processPendingChanges()
+            if let outputError { throw outputError }
             Thread.sleep(forTimeInterval: WatchCommand.interval)
         }
     }

@@ -76,5 +76,5 @@ final class WatchReporter {
         return TaskSection(resultsSection)?.title ?? resultsSection.name
     }
 
-    private func quoted(_ name: String) -> String { "\"\(name)\"" }
+    private func quoted(_ name: String) -> String { TerminalText.quoted(name) }
 }

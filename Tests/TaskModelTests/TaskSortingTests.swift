@@ -73,13 +73,6 @@ final class TaskSortingTests: XCTestCase {
         XCTAssertEqual(TaskFilter.all.sections, [.incomplete, .complete])
     }
 
-    func testSectionNames() {
-        XCTAssertEqual(TaskSection(resultsSectionName: "false"), .incomplete)
-        XCTAssertEqual(TaskSection(resultsSectionName: "true"), .complete)
-        XCTAssertNil(TaskSection(resultsSectionName: "maybe"))
-        XCTAssertEqual(TaskSection(isComplete: true).title, "Complete")
-    }
-
     func testDueStatus() throws {
         let fixture = try TaskStoreFixture()
         let now = isoDate("2026-11-20T15:00:00.000Z")

@@ -100,6 +100,38 @@ final class TaskStoreTests: XCTestCase {
         }
     }
 
+    /// A reference is a primary key, looked up as one: whatever the store's identifier looks
+    /// like (one written by another program need not be a UUID), and with no URI in between.
+    func testReferenceLookupIsByPrimaryKeyWhateverTheStoreIdentifier() throws {
+        let fixture = try TaskStoreFixture()
+        let number = try XCTUnwrap(try fixture.store.add(name: "Kept").referenceNumber)
+        for identifier in ["Tasks backup 2026", "tasks/backup"] {
+            try setStoreIdentifier(identifier, of: fixture.url)
+            let reopened = try fixture.reopen()
+            XCTAssertEqual(reopened.container.storeIdentifier, identifier)
+            XCTAssertEqual(try reopened.task(withReference: number).name, "Kept", identifier)
+            XCTAssertThrowsError(try reopened.task(withReference: number + 1)) { error in
+                XCTAssertEqual((error as? PersistError)?.message, "no task #\(number + 1)")
+            }
+        }
+    }
+
+    /// Rewrites the store identifier in a store's metadata with python3's sqlite3 module;
+    /// skips the test where python3 is missing.
+    private func setStoreIdentifier(_ identifier: String, of url: URL) throws {
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            c.execute("update _persistkit_metadata set value = ? where key = 'storeIdentifier'", (sys.argv[2],))
+            c.commit()
+            """, url.path, identifier]
+        try python.run()
+        python.waitUntilExit()
+        try XCTSkipIf(python.terminationStatus != 0, "python3 with sqlite3 is needed to edit a store's metadata")
+    }
+
     func testTaskOfAnotherStoreIsRefused() throws {
         let one = try TaskStoreFixture()
         let other = try TaskStoreFixture()

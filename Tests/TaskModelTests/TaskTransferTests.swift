@@ -87,9 +87,9 @@ final class TaskTransferTests: XCTestCase {
             (#"{"format": "other", "version": 1, "tasks": []}"#, "format"),
             (#"{"format": "tasks", "version": 9, "tasks": []}"#, "version 9"),
             (#"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00.000Z", "tasks": [{"name": "x"}]}"#,
-             "tasks[0].createdAt is missing"),
+             "createdAt of task 1 is missing"),
             (#"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00.000Z", "tasks": [{"name": 3, "createdAt": "2026-11-01T08:00:00.000Z"}]}"#,
-             "tasks[0].name should be a string"),
+             "name of task 1 should be a string"),
             (#"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00.000Z", "tasks": [{"name": "x", "createdAt": "yesterday"}]}"#,
              "'yesterday' is not an ISO 8601 date"),
         ]
@@ -97,6 +97,30 @@ final class TaskTransferTests: XCTestCase {
             XCTAssertThrowsError(try fixture.store.importDocument(Data(text.utf8)), text) { error in
                 XCTAssertEqual((error as? PersistError)?.code, .typeMismatch, text)
                 XCTAssertTrue("\(error)".contains(expected), "\(error) should mention \(expected)")
+            }
+        }
+        XCTAssertEqual(try fixture.store.count(), 0)
+    }
+
+    /// People count from 1: the third task of a document is "task 3", as validation says it.
+    func testImportErrorsCountTasksFromOne() throws {
+        let fixture = try TaskStoreFixture()
+        let good = #"{"name": "ok", "createdAt": "2026-11-01T08:00:00.000Z"}"#
+        let cases: [(String, String)] = [
+            (#"{"name": "x"}"#, "not a valid task export (createdAt of task 3 is missing)"),
+            (#"{"name": 3, "createdAt": "2026-11-01T08:00:00.000Z"}"#, "not a valid task export (name of task 3 should be a string)"),
+            (#"{"name": "x", "createdAt": "soon"}"#, "not a valid task export (createdAt of task 3: 'soon' is not an ISO 8601"),
+            (#"{"name": "x", "isComplete": "yes", "createdAt": "2026-11-01T08:00:00.000Z"}"#,
+             "not a valid task export (isComplete of task 3 should be true or false)"),
+            ("7", "not a valid task export (task 3 should be"),
+            (#"{"name": " ", "createdAt": "2026-11-01T08:00:00.000Z"}"#, "task 3 of the document: a task's name cannot be empty"),
+        ]
+        for (third, expected) in cases {
+            let text = #"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00Z", "tasks": ["#
+                + [good, good, third].joined(separator: ", ") + "]}"
+            XCTAssertThrowsError(try fixture.store.importDocument(Data(text.utf8)), third) { error in
+                let message = (error as? PersistError)?.message ?? "\(error)"
+                XCTAssertTrue(message.hasPrefix(expected), "\(message) should begin \(expected)")
             }
         }
         XCTAssertEqual(try fixture.store.count(), 0)

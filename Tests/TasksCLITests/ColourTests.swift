@@ -38,6 +38,14 @@ final class ColourTests: XCTestCase {
         XCTAssertFalse(text.contains("\u{1B}["), text)
     }
 
+    /// no-color.org: only a NO_COLOR that is set and not empty turns colour off.
+    func testEmptyNO_COLORKeepsColour() throws {
+        let fixture = try CLIFixture()
+        try fixture.ok("list")
+        let text = try listOnTerminal(fixture, environment: ["NO_COLOR": ""])
+        XCTAssertTrue(text.contains("\u{1B}[1mIncomplete ("), text)
+    }
+
     func testNoColourInAPipe() throws {
         let fixture = try CLIFixture()
         XCTAssertFalse(try fixture.ok("list").stdout.contains("\u{1B}["))

@@ -126,7 +126,7 @@ final class ErrorTests: XCTestCase {
         let fixture = try CLIFixture()
         try fixture.ok("list")
         let before = fixture.storeBytes()
-        for arguments in [["--bogus"], ["add"], ["frobnicate", "1"], ["done"]] {
+        for arguments in [["--bogus"], ["add"], ["done"], ["show", "1", "2"], ["edit", "5", "--notes", "-1"]] {
             let result = try fixture.run(arguments)
             XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
             XCTAssertTrue(result.stderr.hasPrefix("Error: "), result.stderr)

@@ -48,10 +48,21 @@ final class ExportImportTests: XCTestCase {
         let badTask = fixture.directory.appendingPathComponent("bad.json")
         try Data(#"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00Z", "tasks": [{"name": "x"}]}"#.utf8).write(to: badTask)
         try fixture.fails(["import", "bad.json"], status: 1,
-                          message: "bad.json is not a valid task export (tasks[0].createdAt is missing)")
+                          message: "bad.json is not a valid task export (createdAt of task 1 is missing)")
         let emptyName = fixture.directory.appendingPathComponent("empty-name.json")
         try Data(#"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00Z", "tasks": [{"name": "ok", "createdAt": "2026-11-01T08:00:00Z"}, {"name": " ", "createdAt": "2026-11-01T08:00:00Z"}]}"#.utf8)
             .write(to: emptyName)
         try fixture.fails(["import", "empty-name.json"], status: 1, message: "task 2 of the document: a task's name cannot be empty")
+    }
+
+    /// People count from 1: the second task of a file is "task 2" in every import error.
+    func testImportErrorsCountTasksFromOne() throws {
+        let fixture = try CLIFixture()
+        try fixture.ok("list")
+        let file = fixture.directory.appendingPathComponent("second-bad.json")
+        try Data(#"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00Z", "tasks": [{"name": "ok", "createdAt": "2026-11-01T08:00:00Z"}, {"name": 3, "createdAt": "2026-11-01T08:00:00Z"}]}"#.utf8)
+            .write(to: file)
+        try fixture.fails(["import", "second-bad.json"], status: 1,
+                          message: "second-bad.json is not a valid task export (name of task 2 should be a string)")
     }
 }

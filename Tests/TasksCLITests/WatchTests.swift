@@ -73,4 +73,31 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(watch.terminationReason, .exit)
         XCTAssertEqual(watch.terminationStatus, 0)
     }
+
+    func testWatchShowsControlCharactersEscaped() throws {
+        let fixture = try CLIFixture()
+        try fixture.makeEmptyStore()
+        let watch = Process()
+        watch.executableURL = try XCTUnwrap(TasksBinary.url)
+        watch.arguments = ["watch"]
+        watch.environment = fixture.environment()
+        let pipe = Pipe()
+        watch.standardOutput = pipe
+        let collected = Collected()
+        pipe.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
+        try watch.run()
+        defer { if watch.isRunning { watch.terminate() } }
+        XCTAssertTrue(collected.wait(timeout: 10) { $0.contains("Complete (0)") }, collected.current)
+
+        let added = try fixture.add("Clear \u{1B}[2J screen")
+        let line = "+ #\(added) \"Clear \\u{1B}[2J screen\" into Incomplete at 1\n"
+        XCTAssertTrue(collected.wait(timeout: 5) { $0.contains(line) }, collected.current)
+        XCTAssertFalse(collected.current.contains("\u{1B}"), "no raw escape: \(collected.current)")
+
+        kill(watch.processIdentifier, SIGINT)
+        let stopped = Date().addingTimeInterval(5)
+        while watch.isRunning && Date() < stopped { Thread.sleep(forTimeInterval: 0.02) }
+        pipe.fileHandleForReading.readabilityHandler = nil
+        XCTAssertFalse(watch.isRunning, "watch stops on SIGINT")
+    }
 }

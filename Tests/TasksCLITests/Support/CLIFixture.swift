@@ -57,9 +57,11 @@ final class CLIFixture {
         return environment
     }
 
-    /// Runs `tasks` with `arguments` and waits for it.
+    /// Runs `tasks` with `arguments` and waits for it; `standardOutput` replaces the file its
+    /// output is collected in (`stdout` is then empty), as `> /dev/full` would.
     @discardableResult
     func run(_ arguments: [String], environment extra: [String: String?] = [:], input: Data? = nil,
+             standardOutput: FileHandle? = nil,
              file: StaticString = #filePath, line: UInt = #line) throws -> CLIResult {
         let binary = try XCTUnwrap(TasksBinary.url, "the tasks binary is not built next to the tests", file: file, line: line)
         let process = Process()
@@ -74,7 +76,7 @@ final class CLIFixture {
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
+        process.standardOutput = standardOutput ?? out
         process.standardError = err
         let inputPipe = Pipe()
         process.standardInput = inputPipe
