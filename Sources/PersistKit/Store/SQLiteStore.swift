@@ -91,9 +91,12 @@ final class SQLiteStore: @unchecked Sendable {
             throw PersistError(.incompatibleModel, "\(path) is a damaged PersistKit store: its metadata lacks the model hash or store identifier")
         }
         if storedHash != model.versionHash {
-            throw PersistError(.incompatibleModel,
+            var error = PersistError(.incompatibleModel,
                 "\(path) was written with another model (hash \(storedHash.prefix(12))..., this model is \(model.versionHash.prefix(12))...); "
-                + "it was left untouched. Migration is not supported yet.")
+                + "it was left untouched. Migration is not supported yet.", store: path)
+            error.storeVersion = storedHash
+            error.modelVersion = model.versionHash
+            throw error
         }
         return identifier
     }
