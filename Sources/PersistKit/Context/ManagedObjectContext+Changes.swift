@@ -10,31 +10,13 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         guard !isProcessingChanges else { return }
         mergeChangesFromStore()
-        guard !unprocessedInserted.isEmpty || !unprocessedUpdated.isEmpty || !unprocessedDeleted.isEmpty
-                || unprocessedInvalidatedAll else { return }
+        guard !pendingNotice.isEmpty else { return }
         guard !observers.isEmpty else {
             // Nobody to tell: forget the queue without building a notice.
-            for object in unprocessedInserted { object.insertUnprocessed = false }
-            unprocessedInserted.removeAll()
-            unprocessedUpdated.removeAll()
-            unprocessedDeleted.removeAll()
-            unprocessedInvalidatedAll = false
+            pendingNotice.discard()
             return
         }
-        var notice = ContextChanges()
-        notice.invalidatedAll = unprocessedInvalidatedAll
-        notice.inserted = unprocessedInserted.filter(\.insertUnprocessed)
-        notice.deleted = Array(unprocessedDeleted.values)
-        // An object is reported once: an insertion or deletion in the same notice covers its updates.
-        notice.updated = unprocessedUpdated.filter { !$0.value.object.insertUnprocessed && unprocessedDeleted[$0.key] == nil }
-            .values.compactMap { entry in
-            entry.slots.isEmpty ? nil : (entry.object, ChangedKeys(entity: entry.object.entity, slots: entry.slots))
-        }
-        for object in unprocessedInserted { object.insertUnprocessed = false }
-        unprocessedInserted.removeAll()
-        unprocessedUpdated.removeAll()
-        unprocessedDeleted.removeAll()
-        unprocessedInvalidatedAll = false
+        let notice = pendingNotice.take()
         isProcessingChanges = true
         defer { isProcessingChanges = false }
         for id in observers.keys.sorted() {
@@ -49,7 +31,7 @@ extension ManagedObjectContext {
         guard !changes.isEmpty || !complete else { return }
         if !complete {
             refreshAllRegisteredObjects()
-            unprocessedInvalidatedAll = true
+            pendingNotice.invalidatedAll = true
             return
         }
         var updatedKeys: [String: Set<Int64>] = [:]
@@ -78,7 +60,7 @@ extension ManagedObjectContext {
             let known = registered[ObjectIdentifier(entity)]
             let fresh = keys.filter { known?.byKey[$0] == nil }
             guard let objects = try? readObjects(entity: entity, keys: fresh) else { continue }
-            for object in objects { queueInserted(object) }
+            for object in objects { pendingNotice.queueInsert(object) }
         }
     }
 
@@ -86,7 +68,7 @@ extension ManagedObjectContext {
         let id = ObjectIdentifier(object)
         object.deletedFlag = true
         deleted[id] = nil
-        unprocessedUpdated[id] = nil
+        pendingNotice.cancelUpdate(object)
         // It stays linked to this context: changes made to it, before or after, make the next
         // save fail with a conflict instead of vanishing.
         if object.isChangedSinceRead {
@@ -95,7 +77,7 @@ extension ManagedObjectContext {
             changed[id] = nil
             object.committedStorage = nil
         }
-        unprocessedDeleted[id] = object
+        pendingNotice.queueDelete(object)
     }
 
     /// After a gap in the change log or another process's commit: re-reads every registered
@@ -116,12 +98,11 @@ extension ManagedObjectContext {
     /// saved values back, deleted ones return. Observers are told at once.
     public func rollback() {
         for object in insertedObjects {
-            let id = ObjectIdentifier(object)
             object.insertedFlag = false
             object.deletedFlag = true
             object.managedObjectContext = nil
-            if !dequeueInserted(object) { unprocessedDeleted[id] = object }
-            unprocessedUpdated[id] = nil
+            if !pendingNotice.cancelInsert(object) { pendingNotice.queueDelete(object) }
+            pendingNotice.cancelUpdate(object)
         }
         insertedOrder.removeAll()
         insertedCount = 0
@@ -138,13 +119,7 @@ extension ManagedObjectContext {
             }
             // Queued even when a deletion is pending: the rollback below cancels that deletion
             // too, and observers placed the object by the values it is leaving.
-            if !slots.isEmpty {
-                if unprocessedUpdated[id] != nil {
-                    unprocessedUpdated[id]?.slots.formUnion(slots)
-                } else {
-                    unprocessedUpdated[id] = (object, slots)
-                }
-            }
+            pendingNotice.queueUpdate(object, slots: slots)
         }
         // Another context may have saved newer values while these had local changes: read the
         // reverted objects again, so they show what the store holds now.
@@ -154,9 +129,8 @@ extension ManagedObjectContext {
         }
         changed.removeAll()
         for object in deleted.values {
-            let id = ObjectIdentifier(object)
             object.deletedFlag = false
-            if unprocessedDeleted.removeValue(forKey: id) == nil { queueInserted(object) }
+            if !pendingNotice.cancelDelete(object) { pendingNotice.queueInsert(object) }
             reverted[ObjectIdentifier(object.entity), default: (object.entity, [])].1.insert(object.objectID.key)
         }
         deleted.removeAll()
@@ -167,7 +141,7 @@ extension ManagedObjectContext {
             let present = Set(found.map(\.objectID.key))
             for key in keys where !present.contains(key) {
                 if let object = registered[ObjectIdentifier(entity)]?.byKey.removeValue(forKey: key) {
-                    dequeueInserted(object)
+                    pendingNotice.cancelInsert(object)
                     markDeletedElsewhere(object)
                 }
             }
@@ -187,11 +161,8 @@ extension ManagedObjectContext {
         insertedCount = 0
         changed.removeAll()
         deleted.removeAll()
-        for object in unprocessedInserted { object.insertUnprocessed = false }
-        unprocessedInserted.removeAll()
-        unprocessedUpdated.removeAll()
-        unprocessedDeleted.removeAll()
-        unprocessedInvalidatedAll = true
+        pendingNotice.discard()
+        pendingNotice.invalidatedAll = true
         lastMergedSequence = store.currentSequence
         processPendingChanges()
     }

@@ -2,8 +2,8 @@ extension ManagedObjectContext {
     /// A fetch request resolved against the context's model.
     struct FetchPlan {
         let entity: EntityDescription
-        let whereSQL: String?
-        let bindings: [SQLValue]
+        /// The part the store runs in SQL.
+        let query: StoreQuery
         let sorts: [ResolvedSort]
         let evaluator: PredicateEvaluator?
         let limit: Int
@@ -44,17 +44,10 @@ extension ManagedObjectContext {
         guard request.fetchLimit >= 0, request.fetchOffset >= 0 else {
             throw PersistError(.invalidRequest, "fetchLimit and fetchOffset cannot be negative", entity: entity.name)
         }
-        var whereSQL: String?
-        var bindings: [SQLValue] = []
-        var evaluator: PredicateEvaluator?
-        if let predicate = request.predicate {
-            let compiled = try PredicateSQLCompiler.compile(predicate.node, entity: entity)
-            whereSQL = compiled.sql
-            bindings = compiled.bindings
-            evaluator = try PredicateEvaluator(node: predicate.node, entity: entity)
-        }
         let sorts = try request.sortDescriptors.map { try ResolvedSort($0, entity: entity) }
-        return FetchPlan(entity: entity, whereSQL: whereSQL, bindings: bindings, sorts: sorts, evaluator: evaluator,
+        let query = try StoreQuery(entity: entity, predicate: request.predicate?.node, sorts: sorts)
+        let evaluator = try request.predicate.map { try PredicateEvaluator(node: $0.node, entity: entity) }
+        return FetchPlan(entity: entity, query: query, sorts: sorts, evaluator: evaluator,
                          limit: request.fetchLimit, offset: request.fetchOffset)
     }
 
@@ -86,10 +79,10 @@ extension ManagedObjectContext {
         let pending = request.includesPendingChanges ? pendingObjects(of: plan.entity) : PendingObjects()
         var total: Int
         if pending.inserted.isEmpty && pending.changedOrDeleted.isEmpty {
-            total = try sqlCount(plan, excludingKeys: [])
+            total = try store.count(plan.query, excludingKeys: [])
         } else {
             let keys = pending.changedOrDeleted.map { $0.objectID.key }
-            total = try sqlCount(plan, excludingKeys: keys)
+            total = try store.count(plan.query, excludingKeys: keys)
             total += pending.inserted.filter(plan.matches).count
             total += pending.changedOrDeleted.filter { !$0.deletedFlag && plan.matches($0) }.count
         }
@@ -144,79 +137,52 @@ extension ManagedObjectContext {
         return PendingObjects(inserted: inserted, changedOrDeleted: changedOrDeleted)
     }
 
-    private func selectSQL(_ plan: FetchPlan, limit: Int, offset: Int) -> String {
-        var sql = SchemaSQL.selectColumns(for: plan.entity)
-        if let whereSQL = plan.whereSQL { sql += " WHERE " + whereSQL }
-        sql += " ORDER BY " + (plan.sorts.map(\.sql) + [SQLName.quote(SchemaSQL.primaryKey)]).joined(separator: ", ")
-        if limit > 0 || offset > 0 { sql += " LIMIT \(limit > 0 ? limit : -1) OFFSET \(offset)" }
-        return sql
-    }
-
-    /// Runs the plan's SELECT and turns rows into registered objects.
+    /// Runs the plan's query in the store and turns rows into registered objects.
     private func select(_ plan: FetchPlan, limit: Int, offset: Int) throws -> [ManagedObject] {
-        let sql = selectSQL(plan, limit: limit, offset: offset)
-        return try store.withConnection { connection in
-            let statement = try connection.cachedStatement(sql)
-            defer { statement.reset() }
-            try statement.bind(plan.bindings)
-            return try materialize(statement, entity: plan.entity)
+        var result: [ManagedObject] = []
+        let objects = entityObjects(plan.entity)
+        try store.read(plan.query, limit: limit, offset: offset) { key, version, decode in
+            result.append(try materialize(key: key, version: version, decode, entity: plan.entity, objects: objects))
         }
+        return result
     }
 
-    /// Reads saved objects by primary key (in key order), in chunks SQLite can bind.
+    /// Reads saved objects by primary key (in key order per chunk), registering them.
     func readObjects(entity: EntityDescription, keys: [Int64]) throws -> [ManagedObject] {
         var result: [ManagedObject] = []
-        for start in stride(from: 0, to: keys.count, by: 500) {
-            let chunk = Array(keys[start..<min(keys.count, start + 500)])
-            let sql = SchemaSQL.selectColumns(for: entity) + " WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN ("
-                + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ") ORDER BY "
-                + SQLName.quote(SchemaSQL.primaryKey)
-            let objects = try store.withConnection { connection in
-                let statement = try connection.cachedStatement(sql)
-                defer { statement.reset() }
-                try statement.bind(chunk.map { .integer($0) })
-                return try materialize(statement, entity: entity)
-            }
-            result.append(contentsOf: objects)
+        let objects = entityObjects(entity)
+        try store.read(entity, keys: keys) { key, version, decode in
+            result.append(try materialize(key: key, version: version, decode, entity: entity, objects: objects))
         }
         return result
     }
 
-    /// One object per row: the registered instance (refreshed if unchanged here and newer in
-    /// the store) or a new one.
-    private func materialize(_ statement: SQLiteStatement, entity: EntityDescription) throws -> [ManagedObject] {
-        let reader = RowReader(entity: entity)
-        let objects = entityObjects(entity)
-        var result: [ManagedObject] = []
-        let objectClass = entity.objectClass
-        while try statement.step() {
-            let key = statement.int64(at: 0)
-            let version = statement.int64(at: 1)
-            if let object = objects.byKey[key] {
-                // Newer in the store and no real local change (a value set back to what was
-                // read is none): take the store's values.
-                if object.version != version, !object.deletedFlag, !object.isChangedSinceRead {
-                    let storage = try reader.readStorage(statement, key: key)
-                    if object.committedStorage != nil {
-                        object.committedStorage = nil
-                        changed[ObjectIdentifier(object)] = nil
-                    }
-                    noteRefreshed(object, newStorage: storage)
-                    object.version = version
+    /// The object for a row: the registered instance (refreshed if unchanged here and newer in
+    /// the store) or a new one. Values are decoded only when they are needed.
+    @inline(__always)
+    private func materialize(key: Int64, version: Int64, _ decode: () throws -> ContiguousArray<SQLValue>,
+                             entity: EntityDescription, objects: EntityObjects) throws -> ManagedObject {
+        if let object = objects.byKey[key] {
+            // Newer in the store and no real local change (a value set back to what was
+            // read is none): take the store's values.
+            if object.version != version, !object.deletedFlag, !object.isChangedSinceRead {
+                let storage = try decode()
+                if object.committedStorage != nil {
+                    object.committedStorage = nil
+                    changed[ObjectIdentifier(object)] = nil
                 }
-                result.append(object)
-                continue
+                noteRefreshed(object, newStorage: storage)
+                object.version = version
             }
-            let storage = try reader.readStorage(statement, key: key)
-            let object = objectClass.init(entity: entity, insertInto: nil)
-            object.storage = storage
-            object.version = version
-            object.objectID = ObjectID(entityName: entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
-            object.managedObjectContext = self
-            objects.byKey[key] = object
-            result.append(object)
+            return object
         }
-        return result
+        let object = entity.objectClass.init(entity: entity, insertInto: nil)
+        object.storage = try decode()
+        object.version = version
+        object.objectID = ObjectID(entityName: entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
+        object.managedObjectContext = self
+        objects.byKey[key] = object
+        return object
     }
 
     /// Replaces an unchanged object's values with newer ones from the store, and queues the
@@ -228,28 +194,6 @@ extension ManagedObjectContext {
             slots.insert(index)
         }
         object.storage = newStorage
-        guard !slots.isEmpty else { return }
-        let id = ObjectIdentifier(object)
-        if unprocessedUpdated[id] != nil {
-            unprocessedUpdated[id]?.slots.formUnion(slots)
-        } else {
-            unprocessedUpdated[id] = (object, slots)
-        }
-    }
-
-    private func sqlCount(_ plan: FetchPlan, excludingKeys keys: [Int64]) throws -> Int {
-        var sql = "SELECT count(*) FROM " + SQLName.quote(plan.entity.name)
-        var conditions: [String] = []
-        var bindings = plan.bindings
-        if let whereSQL = plan.whereSQL { conditions.append(whereSQL) }
-        if !keys.isEmpty {
-            // Excluded keys go in a JSON array: one binding however many there are.
-            conditions.append("\(SQLName.quote(SchemaSQL.primaryKey)) NOT IN (SELECT value FROM json_each(?))")
-            bindings.append(.text("[" + keys.map(String.init).joined(separator: ",") + "]"))
-        }
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        return try store.withConnection { connection in
-            Int(try connection.singleInt(sql, bindings) ?? 0)
-        }
+        pendingNotice.queueUpdate(object, slots: slots)
     }
 }

@@ -13,129 +13,67 @@ extension ManagedObjectContext {
     public func save() throws {
         refreshRevertedObjects()
         processPendingChanges()
-        let inserts = insertedObjects
-        let updates = changed.values.filter { ($0.isUpdated || $0.encodingProblems?.isEmpty == false) && !$0.deletedFlag }
-        let deletes = deletedObjects
-        let deletedElsewhere = changed.values.filter { $0.deletedFlag && deleted[ObjectIdentifier($0)] == nil && $0.isChangedSinceRead }
-        guard !inserts.isEmpty || !updates.isEmpty || !deletes.isEmpty || !deletedElsewhere.isEmpty else { return }
-        if !deletedElsewhere.isEmpty {
+        let pending = pendingSave()
+        guard !pending.isEmpty else { return }
+        if !pending.deletedElsewhere.isEmpty {
             throw PersistError(.conflict, "Cannot save changes to objects that another context or process deleted",
-                               entity: deletedElsewhere.first?.entity.name, objectIDs: deletedElsewhere.map(\.objectID))
+                               entity: pending.deletedElsewhere.first?.entity.name,
+                               objectIDs: pending.deletedElsewhere.map(\.objectID))
         }
-        try validate(inserts + updates)
-
-        var insertedKeys: [Int64] = []
-        insertedKeys.reserveCapacity(inserts.count)
-        let origin = contextIdentity
-        let checkVersion = mergePolicy == .error
-        _ = try store.save(origin: origin) { connection in
-            var change = StoreChange(sequence: 0, origin: origin)
-            // One statement lookup per entity, not per object.
-            var insertStatement: (entity: EntityDescription, statement: SQLiteStatement)?
-            var keysByEntity: [ObjectIdentifier: (name: String, keys: [Int64])] = [:]
-            var currentKeys: [Int64] = []
-            var nextKeys: [ObjectIdentifier: (entity: EntityDescription, next: Int64)] = [:]
-            var nextKey: Int64 = 0
-            for object in inserts {
-                if insertStatement?.entity !== object.entity {
-                    if let previous = insertStatement?.entity {
-                        keysByEntity[ObjectIdentifier(previous), default: (previous.name, [])].keys.append(contentsOf: currentKeys)
-                        currentKeys.removeAll(keepingCapacity: true)
-                        nextKeys[ObjectIdentifier(previous)] = (previous, nextKey)
-                    }
-                    insertStatement = (object.entity, try connection.cachedStatement(insertSQL(for: object.entity)))
-                    nextKey = try nextKeys[ObjectIdentifier(object.entity)]?.next ?? firstFreeKey(object.entity, connection)
-                }
-                guard let statement = insertStatement?.statement else { continue }
-                // Every parameter is bound again below: a reset without clearing bindings.
-                statement.rewind()
-                statement.bind(nextKey, at: 1)
-                var index: Int32 = 2
-                for value in object.storage {
-                    try statement.bind(value, at: index)
-                    index += 1
-                }
-                try statement.run()
-                insertedKeys.append(nextKey)
-                currentKeys.append(nextKey)
-                nextKey += 1
-            }
-            if let last = insertStatement?.entity { nextKeys[ObjectIdentifier(last)] = (last, nextKey) }
-            if let last = insertStatement?.entity {
-                keysByEntity[ObjectIdentifier(last), default: (last.name, [])].keys.append(contentsOf: currentKeys)
-            }
-            for (entity, next) in nextKeys.values {
-                try connection.singleInt(
-                    "INSERT OR REPLACE INTO \(SQLName.quote(SQLiteStore.metadataTable)) (key, value) VALUES (?, ?)",
-                    [.text(SchemaSQL.highWaterKey(for: entity)), .text(String(next - 1))])
-            }
-            for (name, keys) in keysByEntity.values { change.inserted[name, default: []].append(contentsOf: keys) }
-            var conflicts: [ManagedObject] = []
-            // Objects changing the same columns share one statement: found once per column set.
-            var updateStatements: [UpdateStatementKey: SQLiteStatement] = [:]
-            for object in updates {
-                let slots = changedSlots(of: object)
-                let statementKey = UpdateStatementKey(entity: ObjectIdentifier(object.entity), slots: SlotSet(slots))
-                let statement: SQLiteStatement
-                if let known = updateStatements[statementKey] {
-                    statement = known
-                    statement.reset()
-                } else {
-                    statement = try connection.cachedStatement(updateSQL(for: object.entity, slots: slots, checkVersion: checkVersion))
-                    updateStatements[statementKey] = statement
-                }
-                var index: Int32 = 1
-                for slot in slots {
-                    try statement.bind(object.storage[slot], at: index)
-                    index += 1
-                }
-                statement.bind(object.objectID.key, at: index)
-                if checkVersion { statement.bind(object.version, at: index + 1) }
-                try statement.run()
-                if connection.changes != 1 {
-                    conflicts.append(object)
-                } else {
-                    change.updated[object.entity.name, default: []].append(object.objectID.key)
-                }
-            }
-            for object in deletes {
-                let statement = try connection.cachedStatement(SchemaSQL.delete(for: object.entity))
-                statement.bind(object.objectID.key, at: 1)
-                statement.bind(object.version, at: 2)
-                try statement.run()
-                if connection.changes != 1 {
-                    // Already gone is fine (nothing is lost); changed since read is a conflict.
-                    let exists = try connection.singleInt(
-                        "SELECT count(*) FROM \(SQLName.quote(object.entity.name)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) = ?",
-                        [.integer(object.objectID.key)]) ?? 0
-                    if exists > 0 && checkVersion {
-                        conflicts.append(object)
-                    } else if exists > 0 {
-                        try connection.execute("DELETE FROM \(SQLName.quote(object.entity.name)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) = \(object.objectID.key)")
-                    }
-                }
-                change.deleted[object.entity.name, default: []].append(object.objectID.key)
-            }
-            if !conflicts.isEmpty {
-                throw PersistError(.conflict,
-                    "Another context or process changed or deleted \(conflicts.count == 1 ? "this object" : "these objects") since this context read \(conflicts.count == 1 ? "it" : "them"): "
-                    + conflicts.map { object in
-                        object.deletedFlag ? "\(object.entity.name) \(object.objectID.key) (deleted here)"
-                            : "\(object.entity.name) \(object.objectID.key) (keys changed here: \(changedKeyNames(of: object).joined(separator: ", ")))"
-                    }.joined(separator: "; "),
-                    entity: conflicts.first?.entity.name, objectIDs: conflicts.map(\.objectID))
-            }
-            return change
-        }
+        try validate(pending.inserts + pending.updates)
+        let insertedKeys = try store.write(writePlan(pending), origin: contextIdentity)
         // Committed: only now does the context change. (Its own entry in the store's log is
         // skipped by origin; the merge position must not move past other contexts' saves.)
+        didSave(pending, insertedKeys: insertedKeys)
+    }
+
+    /// The objects a save writes, and those it must refuse.
+    struct PendingSave {
+        let inserts: [ManagedObject]
+        let updates: [ManagedObject]
+        let deletes: [ManagedObject]
+        /// Changed here, deleted by another context or process: saving them is a conflict.
+        let deletedElsewhere: [ManagedObject]
+
+        var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty && deletedElsewhere.isEmpty }
+    }
+
+    private func pendingSave() -> PendingSave {
+        PendingSave(
+            inserts: insertedObjects,
+            updates: changed.values.filter { ($0.isUpdated || $0.encodingProblems?.isEmpty == false) && !$0.deletedFlag },
+            deletes: deletedObjects,
+            deletedElsewhere: changed.values.filter { $0.deletedFlag && deleted[ObjectIdentifier($0)] == nil && $0.isChangedSinceRead })
+    }
+
+    /// What the store writes: every inserted object's values, every updated object's changed
+    /// slots, every deleted object's key, each with the version it was read at.
+    private func writePlan(_ pending: PendingSave) -> StoreWritePlan {
+        var plan = StoreWritePlan(checksVersions: mergePolicy == .error)
+        for (index, object) in pending.inserts.enumerated() {
+            plan.insert(object.storage, of: object.entity, upTo: pending.inserts.count - index)
+        }
+        for object in pending.updates {
+            let slots = changedSlots(of: object)
+            plan.updates.append(.init(entity: object.entity, key: object.objectID.key, version: object.version,
+                                      slots: slots, values: slots.map { object.storage[$0] }))
+        }
+        for object in pending.deletes {
+            plan.deletes.append(.init(entity: object.entity, key: object.objectID.key, version: object.version))
+        }
+        return plan
+    }
+
+    /// After the commit: inserted objects get their permanent IDs and are registered, changed
+    /// ones take their saved values as committed, deleted ones leave the context.
+    private func didSave(_ pending: PendingSave, insertedKeys: [Int64]) {
         var objects: (entity: EntityDescription, registry: EntityObjects)?
-        if let entity = inserts.first?.entity {
+        if let entity = pending.inserts.first?.entity {
             // Grown once, not rehashed step by step while 100,000 objects register.
             let registry = entityObjects(entity)
-            registry.byKey.reserveCapacity(registry.byKey.count + inserts.count)
+            registry.byKey.reserveCapacity(registry.byKey.count + pending.inserts.count)
         }
-        for (object, key) in zip(inserts, insertedKeys) {
+        for (object, key) in zip(pending.inserts, insertedKeys) {
             object.objectID = ObjectID(entityName: object.entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
             object.insertedFlag = false
             object.version = 1
@@ -144,13 +82,10 @@ extension ManagedObjectContext {
         }
         insertedOrder.removeAll(keepingCapacity: false)
         insertedCount = 0
-        for object in updates {
-            object.version += 1
-            object.committedStorage = nil
-        }
+        for object in pending.updates { object.version += 1 }
         for object in changed.values where !object.deletedFlag { object.committedStorage = nil }
         changed.removeAll()
-        for object in deletes {
+        for object in pending.deletes {
             registered[ObjectIdentifier(object.entity)]?.byKey[object.objectID.key] = nil
             object.committedStorage = nil
             object.managedObjectContext = nil
@@ -230,18 +165,6 @@ extension ManagedObjectContext {
                            objectIDs: involved, problems: problems)
     }
 
-    /// The first primary key a save may give: above every key the entity ever had (the
-    /// high-water mark, which deletions do not lower) and every row present. Read inside the
-    /// save's write transaction, so other processes cannot take the same keys.
-    private func firstFreeKey(_ entity: EntityDescription, _ connection: SQLiteConnection) throws -> Int64 {
-        let highWater = try connection.singleText(
-            "SELECT value FROM \(SQLName.quote(SQLiteStore.metadataTable)) WHERE key = ?",
-            [.text(SchemaSQL.highWaterKey(for: entity))]).flatMap { Int64($0) } ?? 0
-        let largest = try connection.singleInt(
-            "SELECT max(\(SQLName.quote(SchemaSQL.primaryKey))) FROM \(SQLName.quote(entity.name))") ?? 0
-        return max(highWater, largest) + 1
-    }
-
     func changedSlots(of object: ManagedObject) -> [Int] {
         guard let committed = object.committedStorage else { return [] }
         return object.storage.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) }
@@ -250,28 +173,6 @@ extension ManagedObjectContext {
     func changedKeyNames(of object: ManagedObject) -> [String] {
         changedSlots(of: object).map { object.entity.attributes[$0].name }
     }
-
-    private func insertSQL(for entity: EntityDescription) -> String {
-        let key = UpdateKey(entity: ObjectIdentifier(entity), slots: [-1], checkVersion: false)
-        if let sql = statementSQL[key] { return sql }
-        let sql = SchemaSQL.insert(for: entity)
-        statementSQL[key] = sql
-        return sql
-    }
-
-    private func updateSQL(for entity: EntityDescription, slots: [Int], checkVersion: Bool) -> String {
-        let key = UpdateKey(entity: ObjectIdentifier(entity), slots: slots, checkVersion: checkVersion)
-        if let sql = statementSQL[key] { return sql }
-        let sql = SchemaSQL.update(for: entity, slots: slots, checkVersion: checkVersion)
-        statementSQL[key] = sql
-        return sql
-    }
-}
-
-/// The key of an UPDATE statement within one save: the entity and the columns it sets.
-struct UpdateStatementKey: Hashable {
-    let entity: ObjectIdentifier
-    let slots: SlotSet
 }
 
 extension ManagedObject {

@@ -31,18 +31,13 @@ public final class ManagedObjectContext {
     /// Saved objects deleted in this context, not yet saved.
     @exclusivity(unchecked) var deleted: [ObjectIdentifier: ManagedObject] = [:]
 
-    // Changes not yet handed to observers.
-    /// Objects to report as inserted: those whose `insertUnprocessed` is still on.
-    @exclusivity(unchecked) var unprocessedInserted: [ManagedObject] = []
-    @exclusivity(unchecked) var unprocessedUpdated: [ObjectIdentifier: (object: ManagedObject, slots: SlotSet)] = [:]
-    @exclusivity(unchecked) var unprocessedDeleted: [ObjectIdentifier: ManagedObject] = [:]
-    var unprocessedInvalidatedAll = false
+    /// Changes not yet handed to observers.
+    @exclusivity(unchecked) var pendingNotice = PendingNotice()
     var isProcessingChanges = false
 
     var observers: [Int: (ContextChanges) -> Void] = [:]
     var nextObserverID = 0
     var lastMergedSequence: Int
-    var statementSQL: [UpdateKey: String] = [:]
     /// The entity `init(context:)` used last, for its class: a class inserts many objects in a row.
     private var lastInsertClass: ObjectIdentifier?
     private var lastInsertEntity: EntityDescription?
@@ -58,12 +53,6 @@ public final class ManagedObjectContext {
     /// The objects of one entity a context holds, by primary key.
     final class EntityObjects {
         @exclusivity(unchecked) var byKey = IdentityMap()
-    }
-
-    struct UpdateKey: Hashable {
-        let entity: ObjectIdentifier
-        let slots: [Int]
-        let checkVersion: Bool
     }
 
     // MARK: State
@@ -112,7 +101,7 @@ public final class ManagedObjectContext {
         object.deletedFlag = false
         insertedOrder.append(object)
         insertedCount += 1
-        queueInserted(object)
+        pendingNotice.queueInsert(object)
         object.awakeFromInsert()
     }
 
@@ -127,16 +116,16 @@ public final class ManagedObjectContext {
             object.insertedFlag = false
             insertedCount -= 1
             object.managedObjectContext = nil
-            if !dequeueInserted(object) {
-                unprocessedDeleted[id] = object
+            if !pendingNotice.cancelInsert(object) {
+                pendingNotice.queueDelete(object)
             }
-            unprocessedUpdated[id] = nil
+            pendingNotice.cancelUpdate(object)
             return
         }
         // A pending update stays queued: if the deletion is rolled back before observers hear
         // of it, they still need the change that came before it (a reported deletion hides it).
         deleted[id] = object
-        unprocessedDeleted[id] = object
+        pendingNotice.queueDelete(object)
     }
 
     /// Called by an object before one of its slots changes to a different value.
@@ -151,7 +140,7 @@ public final class ManagedObjectContext {
         }
         // Reported as inserted anyway (a rolled-back deletion): no separate update.
         if object.insertUnprocessed { return }
-        unprocessedUpdated[id, default: (object, SlotSet())].slots.insert(slot)
+        pendingNotice.queueUpdate(object, slot: slot)
     }
 
     // MARK: Looking objects up
@@ -188,21 +177,6 @@ public final class ManagedObjectContext {
             throw PersistError(.objectNotFound, "No object with this ID in the store", entity: entity.name, objectIDs: [objectID])
         }
         return object
-    }
-
-    /// Queues an object to be reported as inserted (once).
-    func queueInserted(_ object: ManagedObject) {
-        guard !object.insertUnprocessed else { return }
-        object.insertUnprocessed = true
-        unprocessedInserted.append(object)
-    }
-
-    /// Takes back a queued insertion; false when it was not queued (already reported).
-    @discardableResult
-    func dequeueInserted(_ object: ManagedObject) -> Bool {
-        guard object.insertUnprocessed else { return false }
-        object.insertUnprocessed = false
-        return true
     }
 
     /// The entity for `ManagedObject.init(context:)`: the model's, else the class's own (the

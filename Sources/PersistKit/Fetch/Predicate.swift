@@ -181,14 +181,3 @@ public struct Predicate<Root: ManagedObject>: Sendable {
         try PredicateEvaluator(node: node, entity: object.entity).evaluate(object.storage)
     }
 }
-
-extension Predicate: CustomStringConvertible {
-    /// The predicate as SQL, with its bound values.
-    public var description: String {
-        guard let entity = Predicate.defaultEntity(),
-              let compiled = try? PredicateSQLCompiler.compile(node, entity: entity) else {
-            return "Predicate<\(Root.self)>"
-        }
-        return compiled.sql + (compiled.bindings.isEmpty ? "" : " " + compiled.bindings.description)
-    }
-}

@@ -99,15 +99,6 @@ struct ResolvedSort: Sendable {
         collation = descriptor.comparison.collation
     }
 
-    /// `"due" ASC NULLS LAST`, with the collation when it is not BINARY.
-    var sql: String {
-        var clause = SQLName.quote(name)
-        if let collation = TextFunctions.collationName(collation) { clause += " COLLATE \(collation)" }
-        clause += ascending ? " ASC" : " DESC"
-        clause += nilsFirst ? " NULLS FIRST" : " NULLS LAST"
-        return clause
-    }
-
     /// Compares two stored values as the SQL clause orders them.
     @inline(__always)
     func compare(_ a: SQLValue, _ b: SQLValue) -> Int {

@@ -5,8 +5,8 @@ import Foundation
 /// Every context of a container uses the store's one connection, one at a time behind `lock`:
 /// SQLite connections are not thread-safe, and one connection means one consistent view.
 final class SQLiteStore: @unchecked Sendable {
-    // @unchecked Sendable: `connection`, `changeLog`, `firstLoggedSequence`, `nextSequence`
-    // and `dataVersion` are only touched while holding `lock`; the other properties are lets.
+    // @unchecked Sendable: `connection`, `changeLog`, `nextSequence`, `dataVersion` and
+    // `statementSQL` are only touched while holding `lock`; the other properties are lets.
 
     let model: ManagedObjectModel
     let identifier: String
@@ -16,6 +16,8 @@ final class SQLiteStore: @unchecked Sendable {
     private var changeLog: [StoreChange] = []
     private var nextSequence = 1
     private var dataVersion: Int64 = 0
+    /// SQL text of the write statements, built once per entity and column set (under `lock`).
+    private var statementSQL: [StatementKey: String] = [:]
     private static let maximumLoggedChanges = 1_000
     static let metadataTable = "_persistkit_metadata"
 
@@ -161,6 +163,20 @@ final class SQLiteStore: @unchecked Sendable {
             error.store = error.store ?? displayPath
             throw error
         }
+    }
+
+    /// What a write statement's SQL depends on.
+    enum StatementKey: Hashable {
+        case insert(ObjectIdentifier)
+        case update(ObjectIdentifier, [Int], Bool)
+    }
+
+    /// The SQL for a write statement, built by `make` the first time. Call with `lock` held.
+    func cachedSQL(_ key: StatementKey, _ make: () -> String) -> String {
+        if let sql = statementSQL[key] { return sql }
+        let sql = make()
+        statementSQL[key] = sql
+        return sql
     }
 
     /// The file path, or ":memory:".

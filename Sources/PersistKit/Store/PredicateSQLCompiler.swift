@@ -76,10 +76,3 @@ enum PredicateSQLCompiler {
         }
     }
 }
-
-/// Quoting of SQL identifiers, so names like `order`, `group` or `Index` work.
-enum SQLName {
-    static func quote(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}

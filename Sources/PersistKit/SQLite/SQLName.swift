@@ -1,0 +1,6 @@
+/// Quoting of SQL identifiers, so names like `order`, `group` or `Index` work.
+enum SQLName {
+    static func quote(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

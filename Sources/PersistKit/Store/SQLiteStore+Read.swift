@@ -1,0 +1,56 @@
+/// What a read hands the context for each row: the primary key and version, and a function
+/// that decodes the row's attribute values into slot storage. An object the context already
+/// holds, unchanged, needs no decoding: the context calls `decode` only when it needs the values.
+typealias StoredRowHandler = (_ key: Int64, _ version: Int64,
+                              _ decode: () throws -> ContiguousArray<SQLValue>) throws -> Void
+
+extension SQLiteStore {
+    /// Runs a query's `SELECT` and hands every row to `body`, in the query's order.
+    func read(_ query: StoreQuery, limit: Int, offset: Int, _ body: StoredRowHandler) throws {
+        let sql = query.selectSQL(limit: limit, offset: offset)
+        try withConnection { connection in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind(query.bindings)
+            try Self.readRows(statement, entity: query.entity, body)
+        }
+    }
+
+    /// Reads the rows with these primary keys (those that exist), in key order per chunk of
+    /// keys SQLite can bind at once.
+    func read(_ entity: EntityDescription, keys: [Int64], _ body: StoredRowHandler) throws {
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let chunk = keys[start..<min(keys.count, start + 500)]
+            let sql = SchemaSQL.selectColumns(for: entity) + " WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN ("
+                + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ") ORDER BY "
+                + SQLName.quote(SchemaSQL.primaryKey)
+            try withConnection { connection in
+                let statement = try connection.cachedStatement(sql)
+                defer { statement.reset() }
+                try statement.bind(chunk.map { .integer($0) })
+                try Self.readRows(statement, entity: entity, body)
+            }
+        }
+    }
+
+    /// How many rows match the query, not counting the rows whose keys are in `excludedKeys`.
+    func count(_ query: StoreQuery, excludingKeys excludedKeys: [Int64]) throws -> Int {
+        let sql = query.countSQL(excludingKeys: !excludedKeys.isEmpty)
+        var bindings = query.bindings
+        if !excludedKeys.isEmpty {
+            bindings.append(.text("[" + excludedKeys.map(String.init).joined(separator: ",") + "]"))
+        }
+        return try withConnection { connection in
+            Int(try connection.singleInt(sql, bindings) ?? 0)
+        }
+    }
+
+    private static func readRows(_ statement: SQLiteStatement, entity: EntityDescription,
+                                 _ body: StoredRowHandler) throws {
+        let reader = RowReader(entity: entity)
+        while try statement.step() {
+            let key = statement.int64(at: 0)
+            try body(key, statement.int64(at: 1)) { try reader.readStorage(statement, key: key) }
+        }
+    }
+}

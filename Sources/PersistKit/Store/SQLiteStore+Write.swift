@@ -1,0 +1,144 @@
+extension SQLiteStore {
+    /// Executes a save's write plan in one `BEGIN IMMEDIATE` transaction, or nothing.
+    ///
+    /// Inserted rows get primary keys above the entity's high-water mark; updates set only
+    /// the changed columns; with ``StoreWritePlan/checksVersions`` a row changed or deleted
+    /// since it was read fails the whole save with `.conflict`, listing every such object.
+    ///
+    /// - Returns: the primary keys given to the inserted rows, in the plan's order.
+    func write(_ plan: StoreWritePlan, origin: Int) throws -> [Int64] {
+        var insertedKeys: [Int64] = []
+        _ = try save(origin: origin) { connection in
+            var change = StoreChange(sequence: 0, origin: origin)
+            insertedKeys = try insertRows(plan.inserts, connection, &change)
+            var conflicts = try updateRows(plan, connection, &change)
+            conflicts += try deleteRows(plan, connection, &change)
+            if !conflicts.isEmpty { throw conflictError(conflicts) }
+            return change
+        }
+        return insertedKeys
+    }
+
+    private func insertRows(_ runs: [StoreWritePlan.InsertRun], _ connection: SQLiteConnection,
+                            _ change: inout StoreChange) throws -> [Int64] {
+        var keys: [Int64] = []
+        keys.reserveCapacity(runs.reduce(0) { $0 + $1.rows.count })
+        var nextKeys: [ObjectIdentifier: (entity: EntityDescription, next: Int64)] = [:]
+        for run in runs {
+            let entity = run.entity
+            let statement = try connection.cachedStatement(cachedSQL(.insert(ObjectIdentifier(entity))) { SchemaSQL.insert(for: entity) })
+            var nextKey = try nextKeys[ObjectIdentifier(entity)]?.next ?? firstFreeKey(entity, connection)
+            let first = keys.count
+            for storage in run.rows {
+                // Every parameter is bound again below: a reset without clearing bindings.
+                statement.rewind()
+                statement.bind(nextKey, at: 1)
+                var index: Int32 = 2
+                for value in storage {
+                    try statement.bind(value, at: index)
+                    index += 1
+                }
+                try statement.run()
+                keys.append(nextKey)
+                nextKey += 1
+            }
+            nextKeys[ObjectIdentifier(entity)] = (entity, nextKey)
+            change.inserted[entity.name, default: []].append(contentsOf: keys[first...])
+        }
+        for (entity, next) in nextKeys.values {
+            try connection.singleInt(
+                "INSERT OR REPLACE INTO \(SQLName.quote(SQLiteStore.metadataTable)) (key, value) VALUES (?, ?)",
+                [.text(SchemaSQL.highWaterKey(for: entity)), .text(String(next - 1))])
+        }
+        return keys
+    }
+
+    /// Runs the updates; returns the conflicts (rows changed or deleted since they were read).
+    private func updateRows(_ plan: StoreWritePlan, _ connection: SQLiteConnection,
+                            _ change: inout StoreChange) throws -> [Conflict] {
+        var conflicts: [Conflict] = []
+        // Rows changing the same columns share one statement: found once per column set.
+        var statements: [StatementKey: SQLiteStatement] = [:]
+        for update in plan.updates {
+            let key = StatementKey.update(ObjectIdentifier(update.entity), update.slots, plan.checksVersions)
+            let statement: SQLiteStatement
+            if let known = statements[key] {
+                statement = known
+                statement.reset()
+            } else {
+                statement = try connection.cachedStatement(cachedSQL(key) {
+                    SchemaSQL.update(for: update.entity, slots: update.slots, checkVersion: plan.checksVersions)
+                })
+                statements[key] = statement
+            }
+            var index: Int32 = 1
+            for value in update.values {
+                try statement.bind(value, at: index)
+                index += 1
+            }
+            statement.bind(update.key, at: index)
+            if plan.checksVersions { statement.bind(update.version, at: index + 1) }
+            try statement.run()
+            if connection.changes != 1 {
+                let keys = update.slots.map { update.entity.attributes[$0].name }
+                conflicts.append(Conflict(entity: update.entity, key: update.key,
+                                          what: "keys changed here: " + keys.joined(separator: ", ")))
+            } else {
+                change.updated[update.entity.name, default: []].append(update.key)
+            }
+        }
+        return conflicts
+    }
+
+    private func deleteRows(_ plan: StoreWritePlan, _ connection: SQLiteConnection,
+                            _ change: inout StoreChange) throws -> [Conflict] {
+        var conflicts: [Conflict] = []
+        for delete in plan.deletes {
+            let table = SQLName.quote(delete.entity.name), primaryKey = SQLName.quote(SchemaSQL.primaryKey)
+            let statement = try connection.cachedStatement(SchemaSQL.delete(for: delete.entity))
+            statement.bind(delete.key, at: 1)
+            statement.bind(delete.version, at: 2)
+            try statement.run()
+            if connection.changes != 1 {
+                // Already gone is fine (nothing is lost); changed since read is a conflict.
+                let exists = try connection.singleInt("SELECT count(*) FROM \(table) WHERE \(primaryKey) = ?",
+                                                      [.integer(delete.key)]) ?? 0
+                if exists > 0 && plan.checksVersions {
+                    conflicts.append(Conflict(entity: delete.entity, key: delete.key, what: "deleted here"))
+                } else if exists > 0 {
+                    try connection.singleInt("DELETE FROM \(table) WHERE \(primaryKey) = ?", [.integer(delete.key)])
+                }
+            }
+            change.deleted[delete.entity.name, default: []].append(delete.key)
+        }
+        return conflicts
+    }
+
+    /// The first primary key a save may give: above every key the entity ever had (the
+    /// high-water mark, which deletions do not lower) and every row present. Read inside the
+    /// save's write transaction, so other processes cannot take the same keys.
+    private func firstFreeKey(_ entity: EntityDescription, _ connection: SQLiteConnection) throws -> Int64 {
+        let highWater = try connection.singleText(
+            "SELECT value FROM \(SQLName.quote(SQLiteStore.metadataTable)) WHERE key = ?",
+            [.text(SchemaSQL.highWaterKey(for: entity))]).flatMap { Int64($0) } ?? 0
+        let largest = try connection.singleInt(
+            "SELECT max(\(SQLName.quote(SchemaSQL.primaryKey))) FROM \(SQLName.quote(entity.name))") ?? 0
+        return max(highWater, largest) + 1
+    }
+
+    /// A row the save could not write because another context or process got there first.
+    struct Conflict {
+        let entity: EntityDescription
+        let key: Int64
+        let what: String
+    }
+
+    private func conflictError(_ conflicts: [Conflict]) -> PersistError {
+        let one = conflicts.count == 1
+        return PersistError(.conflict,
+            "Another context or process changed or deleted \(one ? "this object" : "these objects") since this context read \(one ? "it" : "them"): "
+            + conflicts.map { "\($0.entity.name) \($0.key) (\($0.what))" }.joined(separator: "; "),
+            entity: conflicts.first?.entity.name,
+            objectIDs: conflicts.map { ObjectID(entityName: $0.entity.name, storeIdentifier: identifier, key: $0.key, isTemporary: false) })
+    }
+}

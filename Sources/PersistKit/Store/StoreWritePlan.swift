@@ -1,0 +1,54 @@
+/// What one save writes, computed by the context and executed by the store in one transaction.
+///
+/// Inserted rows come in runs of one entity, in insertion order; an updated row carries only
+/// the slots that changed; every updated or deleted row carries the version it was read at,
+/// which the store checks when ``checksVersions`` is on (optimistic locking).
+struct StoreWritePlan {
+    /// Consecutive inserted rows of one entity, each the full slot storage of an object.
+    struct InsertRun {
+        let entity: EntityDescription
+        var rows: [ContiguousArray<SQLValue>]
+    }
+
+    /// A saved row whose values changed: the changed slots and their new values.
+    struct Update {
+        let entity: EntityDescription
+        let key: Int64
+        let version: Int64
+        let slots: [Int]
+        let values: [SQLValue]
+    }
+
+    /// A saved row to delete.
+    struct Delete {
+        let entity: EntityDescription
+        let key: Int64
+        let version: Int64
+    }
+
+    var inserts: [InsertRun] = []
+    var updates: [Update] = []
+    var deletes: [Delete] = []
+    /// Whether a row changed since it was read is a conflict (merge policy `.error`) or is
+    /// overwritten (`.objectTrump`).
+    var checksVersions: Bool
+
+    init(checksVersions: Bool) {
+        self.checksVersions = checksVersions
+    }
+
+    var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
+
+    /// Adds an inserted row, extending the last run when it is of the same entity; a new run
+    /// reserves room for the `remaining` rows still to come (this one included).
+    mutating func insert(_ storage: ContiguousArray<SQLValue>, of entity: EntityDescription, upTo remaining: Int) {
+        if let last = inserts.indices.last, inserts[last].entity === entity {
+            inserts[last].rows.append(storage)
+        } else {
+            var rows: [ContiguousArray<SQLValue>] = []
+            rows.reserveCapacity(remaining)
+            rows.append(storage)
+            inserts.append(InsertRun(entity: entity, rows: rows))
+        }
+    }
+}
