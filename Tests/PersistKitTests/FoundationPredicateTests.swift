@@ -2,10 +2,6 @@ import Foundation
 import XCTest
 @testable import PersistKit
 
-// A #Predicate can capture only Codable values (`$0.priority == high`), as SwiftData users' enums
-// are. A RawRepresentable & Codable enum is still stored by raw value.
-extension Priority: Codable {}
-
 /// A JSON-stored sequence, so that sequence expressions on an attribute can be written.
 struct Scores: Codable, Sequence, AttributeValue {
     var values: [Int]
@@ -61,6 +57,7 @@ final class FoundationPredicateTests: XCTestCase {
             (#Predicate { $0.count + 1 > limit }, "count > 4", []),
             (#Predicate { 10 - $0.count * 2 >= -3 || !$0.isComplete }, "count <= 6 OR isComplete == NO", []),
             (#Predicate { -$0.count < -3 }, "count > 3", []),
+            (#Predicate { limit <= $0.count && 7 != $0.count }, "%d <= count AND 7 != count", [limit]),
             (#Predicate { (2...4).contains($0.count) }, "count BETWEEN {2, 4}", []),
             (#Predicate { soon.contains($0.due ?? deadline) }, "(due == nil) OR (due >= %@ AND due <= %@)", [day(2), day(5)]),
             (#Predicate { ($0.estimate ?? 0) / 2 > 3 }, "estimate > 6", []),
@@ -68,6 +65,8 @@ final class FoundationPredicateTests: XCTestCase {
              "(isComplete == YES AND count > 3) OR (isComplete == NO AND name BEGINSWITH 'B')", []),
             (#Predicate { $0.due!.timeIntervalSince1970 >= deadlineSince1970 }, "due >= %@", [day(3)]),
             (#Predicate { !($0.name == "Buy milk") }, "NOT name == 'Buy milk'", []),
+            (#Predicate { $0.notes?.isEmpty ?? true }, "notes == nil OR notes == ''", []),
+            (#Predicate { !$0.name.isEmpty && $0.notes!.isEmpty }, "name != '' AND notes == ''", []),
             (#Predicate { _ in true }, "TRUEPREDICATE", []),
         ]
     }

@@ -10,17 +10,29 @@ extension FoundationPredicateTranslator {
         if let variable = root as? PredicateExpressions.Variable<Input>, variable.key == input, bound[input] == nil {
             return .values([.always(.attribute(try attribute(keyPath)))])
         }
-        return .values(try values(root).map { item in
+        return .values(try values(root).flatMap { item -> [Case] in
             switch item.value {
             case .constant(let value):
                 guard let rootValue = value as? Root.Output else {
                     throw unsupported(expression, "on nil")
                 }
-                return FoundationPredicateOperand.Case(item.condition, .value(rootValue[keyPath: keyPath]))
+                return [Case(item.condition, .value(rootValue[keyPath: keyPath]))]
             case .attribute(let operand):
-                return FoundationPredicateOperand.Case(item.condition, .attribute(try view(operand, keyPath, expression)))
+                if let isEmpty = Self.emptiness(operand, keyPath) {
+                    return [Case(Logic.and(item.condition, isEmpty), .constant(true)),
+                            Case(Logic.and(item.condition, Logic.not(isEmpty)), .constant(false))]
+                }
+                return [Case(item.condition, .attribute(try view(operand, keyPath, expression)))]
             }
         })
+    }
+
+    /// `name == ""` for `$0.name.isEmpty` on a string attribute.
+    private static func emptiness<Root, Value>(_ operand: FoundationPredicateOperand.Attribute,
+                                               _ keyPath: KeyPath<Root, Value>) -> PredicateNode? {
+        guard operand.arithmetic == nil, operand.attribute.type == .string,
+              keyPath as AnyKeyPath == \String.isEmpty else { return nil }
+        return .compare(attribute: operand.name, .equal, .text(""))
     }
 
     /// The attribute a key path of the input names (`\TaskItem.due`).
@@ -50,7 +62,7 @@ extension FoundationPredicateTranslator {
         }
         if operand.arithmetic == nil, Self.readsRawValue(keyPath, of: operand.attribute) { return operand }
         throw unsupported(expression, "reading a \(Value.self) from the \(Root.self) attribute \(operand.name) "
-            + "(supported: a date's timeIntervalSinceReferenceDate and timeIntervalSince1970, an enum's rawValue)")
+            + "(supported: a string's isEmpty, a date's timeIntervalSinceReferenceDate and timeIntervalSince1970, an enum's rawValue)")
     }
 
     /// Whether `keyPath` is `\E.rawValue` of an enum (or other `RawRepresentable`) attribute
