@@ -64,6 +64,8 @@ final class FoundationPredicateTests: XCTestCase {
             (#Predicate { $0.isComplete ? $0.count > 3 : $0.name.starts(with: "B") },
              "(isComplete == YES AND count > 3) OR (isComplete == NO AND name BEGINSWITH 'B')", []),
             (#Predicate { $0.due!.timeIntervalSince1970 >= deadlineSince1970 }, "due >= %@", [day(3)]),
+            (#Predicate { $0.due!.timeIntervalSinceReferenceDate + 86_400 < deadline.timeIntervalSinceReferenceDate },
+             "due < %@", [day(3)]),
             (#Predicate { !($0.name == "Buy milk") }, "NOT name == 'Buy milk'", []),
             (#Predicate { $0.notes?.isEmpty ?? true }, "notes == nil OR notes == ''", []),
             (#Predicate { !$0.name.isEmpty && $0.notes!.isEmpty }, "name != '' AND notes == ''", []),
@@ -142,6 +144,38 @@ final class FoundationPredicateTests: XCTestCase {
         }
     }
 
+    /// Float arithmetic is Float arithmetic (rounded as Swift rounds it), Int32 and Int16 keep
+    /// their own ranges: the fetch selects what Foundation's own evaluation selects.
+    func testFloatAndNarrowIntegerArithmeticMatchFoundation() {
+        let floats: [Float] = [-3.4e38, -1.5, -0.0, 0, 0.1, 1.0 / 3, 0.3, 1, 3.4e38, .infinity, -.infinity, .leastNonzeroMagnitude]
+        let third: Float = 1.0 / 3, tenth: Float = 0.1, big: Float = 1e38, small: Int32 = -20
+        let predicates: [Foundation.Predicate<Everything>] = [
+            #Predicate { $0.float * 3 > 1 },
+            #Predicate { $0.float + tenth == 0.4 },
+            #Predicate { $0.float / 3 <= third },
+            #Predicate { -$0.float >= tenth && $0.float * 10 < big },
+            #Predicate { 1 - $0.float * 4 != 1 },
+            #Predicate { $0.int32 * 7 - 3 >= small || $0.int16 / 4 == 2 },
+            #Predicate { (2...9).contains($0.int16 + 1) },
+        ]
+        forEachStore { container, kind in
+            let context = container.newContext()
+            for (n, value) in floats.enumerated() {
+                let object = Everything(context: context)
+                object.float = value
+                object.int32 = Int32(n) * 3 - 17
+                object.int16 = Int16(n)
+            }
+            try context.save()
+            let all = try context.fetch(FetchRequest<Everything>(sortBy: [SortDescriptor(\.int16)]))
+            for predicate in predicates {
+                let expected = try all.filter { try predicate.evaluate($0) }.map(\.int16)
+                let fetched = try context.fetch(FetchRequest(predicate: predicate, sortBy: [SortDescriptor(\.int16)])).map(\.int16)
+                XCTAssertEqual(fetched, expected, "[\(kind)] \(predicate)")
+            }
+        }
+    }
+
     func testUntranslatableConstructsThrowNamingThem() {
         let deadline = day(1)
         let cases: [(Foundation.Predicate<TestTask>, String)] = [
@@ -216,6 +250,18 @@ final class FoundationPredicateTests: XCTestCase {
                 XCTAssertEqual(try context.fetch(request).map(\.name), fetched, "[\(kind)] setSortDescriptors")
             }
         }
+    }
+
+    /// A SwiftData-style request resolves to Foundation's SortDescriptor (nil first, so last when
+    /// reversed); a request without a Foundation predicate keeps PersistKit's (nils: .first).
+    func testSwiftDataStyleRequestUsesFoundationSortSemantics() throws {
+        let directory = TemporaryDirectory()
+        let context = try makeContainer(.inMemory, in: directory).newContext()
+        _ = try seed(context)
+        let swiftData = FetchRequest(predicate: #Predicate<TestTask> { $0.count < 6 }, sortBy: [SortDescriptor(\.due, order: .reverse)])
+        XCTAssertEqual(try context.fetch(swiftData).map(\.count), [4, 3, 2, 0, 1, 5])
+        let native = FetchRequest<TestTask>(predicate: \.count < 6, sortBy: [SortDescriptor(\.due, order: .reverse)])
+        XCTAssertEqual(try context.fetch(native).map(\.count), [1, 5, 4, 3, 2, 0])
     }
 
     func testSortDescriptorByNonAttributeThrowsInvalidRequest() throws {

@@ -5,9 +5,11 @@ import Foundation
 // `$0.priority.rawValue`).
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension FoundationPredicateTranslator {
+    /// `root.keyPath`: an attribute when `root` is the predicate's input, else the key path
+    /// applied to each value `root` takes.
     func keyPath<Root: PredicateExpression, Value>(_ expression: Any, root: Root,
                                                    keyPath: any KeyPath<Root.Output, Value> & Sendable) throws -> FoundationPredicateTranslation {
-        if let variable = root as? PredicateExpressions.Variable<Input>, variable.key == input, bound[input] == nil {
+        if let variable = root as? PredicateExpressions.Variable<Input>, variable.key == input {
             return .values([.always(.attribute(try attribute(keyPath)))])
         }
         return .values(try values(root).flatMap { item -> [Case] in
