@@ -33,24 +33,6 @@ final class PredicateEquivalenceTests: XCTestCase {
     static let dates: [Date] = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_800_000_000),
                                 Date(timeIntervalSince1970: -86_400.5), Date(timeIntervalSince1970: 1_800_000_000.25)]
 
-    private func makeSamples(_ context: ManagedObjectContext, count: Int, using rng: inout SeededGenerator) {
-        for seq in 0..<count {
-            let sample = Sample(context: context)
-            sample.seq = seq
-            sample.name = Self.strings.randomElement(using: &rng) ?? ""
-            sample.note = Bool.random(using: &rng) ? nil : Self.strings.randomElement(using: &rng)
-            sample.int = Self.ints.randomElement(using: &rng) ?? 0
-            sample.optionalInt = Bool.random(using: &rng) ? nil : Self.ints.randomElement(using: &rng)
-            sample.real = Self.reals.randomElement(using: &rng) ?? 0
-            sample.optionalReal = Bool.random(using: &rng) ? nil : Self.reals.randomElement(using: &rng)
-            sample.date = Int.random(in: 0..<5, using: &rng) == 0 ? nil : Self.dates.randomElement(using: &rng)
-            sample.flag = Bool.random(using: &rng)
-            sample.optionalFlag = Int.random(in: 0..<3, using: &rng) == 0 ? nil : Bool.random(using: &rng)
-            sample.priority = Int.random(in: 0..<4, using: &rng) == 0 ? nil : Priority.allCases.randomElement(using: &rng)
-            sample.blob = Bool.random(using: &rng) ? nil : Data([UInt8](repeating: UInt8.random(in: 0...3, using: &rng), count: Int.random(in: 0...2, using: &rng)))
-        }
-    }
-
     /// A random stored value for an attribute, sometimes nil, sometimes from another pool.
     private func value(for attribute: String, using rng: inout SeededGenerator) -> SQLValue {
         if Int.random(in: 0..<8, using: &rng) == 0 { return .null }

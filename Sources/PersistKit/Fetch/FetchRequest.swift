@@ -38,3 +38,41 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
         self.sortDescriptors = sortDescriptors
     }
 }
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension FetchRequest {
+    /// A request whose condition is a Foundation predicate (SwiftData's `#Predicate`), translated
+    /// by ``Predicate/init(_:)``; a predicate it cannot translate makes the fetch throw.
+    ///
+    /// ```swift
+    /// let request = FetchRequest<TaskItem>(predicate: #Predicate { $0.isComplete == false && $0.name.contains("milk") },
+    ///                                      sortBy: [SortDescriptor(\.due, nils: .last)])
+    /// ```
+    public init(predicate: Foundation.Predicate<Result>, sortBy sortDescriptors: [SortDescriptor<Result>] = []) {
+        self.init(predicate: Predicate(predicate), sortBy: sortDescriptors)
+    }
+
+    /// A request with a Foundation predicate and Foundation sort descriptors, as SwiftData's
+    /// `FetchDescriptor` takes them (see ``SortDescriptor/init(_:)`` for how they sort).
+    ///
+    /// ```swift
+    /// let request = FetchRequest(predicate: #Predicate<TaskItem> { !$0.isComplete }, sortBy: [SortDescriptor(\.due)])
+    /// ```
+    public init(predicate: Foundation.Predicate<Result>, sortBy sortDescriptors: [Foundation.SortDescriptor<Result>]) {
+        self.init(predicate: Predicate(predicate), sortBy: sortDescriptors.map(SortDescriptor.init))
+    }
+
+    /// Replaces the request's predicate with a translated Foundation predicate.
+    ///
+    /// ```swift
+    /// request.setPredicate(#Predicate { $0.due == nil })
+    /// ```
+    public mutating func setPredicate(_ predicate: Foundation.Predicate<Result>) {
+        self.predicate = Predicate(predicate)
+    }
+
+    /// Replaces the request's sort with Foundation sort descriptors.
+    public mutating func setSortDescriptors(_ sortDescriptors: [Foundation.SortDescriptor<Result>]) {
+        self.sortDescriptors = sortDescriptors.map(SortDescriptor.init)
+    }
+}

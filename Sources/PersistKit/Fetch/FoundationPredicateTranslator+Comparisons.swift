@@ -1,0 +1,168 @@
+import Foundation
+
+// Bool expressions: logic, comparisons, string matching, membership, ranges.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension FoundationPredicateTranslator {
+    // MARK: Logic
+
+    func conjunction(_ lhs: any PredicateExpression, _ rhs: any PredicateExpression) throws -> FoundationPredicateTranslation {
+        .predicate(Logic.and(try predicate(lhs), try predicate(rhs)))
+    }
+
+    func disjunction(_ lhs: any PredicateExpression, _ rhs: any PredicateExpression) throws -> FoundationPredicateTranslation {
+        .predicate(Logic.or([try predicate(lhs), try predicate(rhs)]))
+    }
+
+    func negation(_ wrapped: any PredicateExpression) throws -> FoundationPredicateTranslation {
+        .predicate(Logic.not(try predicate(wrapped)))
+    }
+
+    // MARK: Comparisons
+
+    /// `lhs op rhs` for `==`, `!=`, `<`, `<=`, `>`, `>=`.
+    func compare(_ expression: Any, _ lhs: any PredicateExpression, _ op: ComparisonOperator,
+                 _ rhs: any PredicateExpression) throws -> FoundationPredicateTranslation {
+        let left = try values(lhs), right = try values(rhs)
+        return .predicate(try naming(expression) { try compare(left, op, right) })
+    }
+
+    func compare(_ left: [Case], _ op: ComparisonOperator, _ right: [Case]) throws -> PredicateNode {
+        try pairs(left, right) { a, b in try compare(a, op, b) }
+    }
+
+    func compare(_ a: FoundationPredicateOperand, _ op: ComparisonOperator,
+                 _ b: FoundationPredicateOperand) throws -> PredicateNode {
+        switch (a, b) {
+        case (.constant(let x), .constant(let y)):
+            return .constant(try FoundationPredicateConstant.compare(x, op, y))
+        case (.attribute(let operand), .constant(let value)):
+            return try compare(operand, op, value)
+        case (.constant(let value), .attribute(let operand)):
+            return try compare(operand, op.flipped, value)
+        case (.attribute(let x), .attribute(let y)):
+            throw PersistError(.invalidPredicate,
+                "Comparing two attributes (\(x.name) and \(y.name)) is not supported: compare an attribute with a value",
+                attribute: x.name)
+        }
+    }
+
+    /// An attribute (perhaps through arithmetic) compared with a constant.
+    func compare(_ operand: FoundationPredicateOperand.Attribute, _ op: ComparisonOperator, _ value: Any?) throws -> PredicateNode {
+        if FoundationPredicateConstant.isNaN(value) { return .constant(op == .notEqual) }
+        if let arithmetic = operand.arithmetic {
+            return try arithmetic.node(op, value, attribute: operand.name)
+        }
+        if op != .equal && op != .notEqual && operand.attribute.type == .json {
+            throw PersistError(.invalidPredicate,
+                "Ordering comparisons of \(operand.name) are not supported: it is stored as JSON, which does not order like its values",
+                attribute: operand.name)
+        }
+        guard let stored = try FoundationPredicateConstant.stored(value) else {
+            throw PersistError(.invalidPredicate,
+                "A \(FoundationPredicateConstant.typeName(value)) cannot be compared with \(operand.name)", attribute: operand.name)
+        }
+        return .compare(attribute: operand.name, op, stored)
+    }
+
+    // MARK: Strings
+
+    /// `base.contains(pattern)` and `base.starts(with: pattern)` on strings: byte-exact, like the
+    /// native `contains` and `beginsWith` without options.
+    func text(_ expression: Any, _ op: TextMatchOperator, base: any PredicateExpression,
+              pattern: any PredicateExpression) throws -> FoundationPredicateTranslation {
+        let bases = try values(base), patterns = try values(pattern)
+        return .predicate(try naming(expression) {
+            try pairs(bases, patterns) { value, pattern in try text(op, value, pattern) }
+        })
+    }
+
+    private func text(_ op: TextMatchOperator, _ value: FoundationPredicateOperand,
+                      _ pattern: FoundationPredicateOperand) throws -> PredicateNode {
+        guard case .constant(let patternValue) = pattern else {
+            throw PersistError(.invalidPredicate, "The string searched for must be a value, not an attribute")
+        }
+        guard let patternText = patternValue as? String else { return .constant(false) }
+        switch value {
+        case .constant(let text):
+            guard let text = text as? String else { return .constant(false) }
+            return .constant(TextMatcher.matches(op, value: text, pattern: patternText, options: []))
+        case .attribute(let operand):
+            guard operand.attribute.type == .string, operand.arithmetic == nil else {
+                throw PersistError(.invalidPredicate, "\(operand.name) is not a string attribute", attribute: operand.name)
+            }
+            return .text(attribute: operand.name, op, patternText, [])
+        }
+    }
+
+    // MARK: Membership
+
+    /// `[1, 2].contains($0.priority)`: the element among a constant sequence's elements.
+    func membership(_ expression: Any, sequence: any PredicateExpression,
+                    element: any PredicateExpression) throws -> FoundationPredicateTranslation {
+        let sequences = try values(sequence), elements = try values(element)
+        return .predicate(try naming(expression) {
+            try pairs(sequences, elements) { sequence, element in
+                guard case .constant(let sequenceValue) = sequence,
+                      let members = FoundationPredicateConstant.elements(sequenceValue) else {
+                    throw PersistError(.invalidPredicate, "contains(_:) is supported on a sequence of values, not on an attribute")
+                }
+                return try membership(element, members)
+            }
+        })
+    }
+
+    private func membership(_ element: FoundationPredicateOperand, _ members: [Any?]) throws -> PredicateNode {
+        let members = members.filter { !FoundationPredicateConstant.isNaN($0) }
+        switch element {
+        case .constant(let value):
+            return .constant(try members.contains { try FoundationPredicateConstant.compare(value, .equal, $0) })
+        case .attribute(let operand) where operand.arithmetic == nil:
+            let stored = try members.map { member -> SQLValue in
+                guard let stored = try FoundationPredicateConstant.stored(member) else {
+                    throw PersistError(.invalidPredicate,
+                        "A \(FoundationPredicateConstant.typeName(member)) cannot be compared with \(operand.name)",
+                        attribute: operand.name)
+                }
+                return stored
+            }
+            return .inList(attribute: operand.name, stored)
+        case .attribute(let operand):
+            return Logic.or(try members.map { try compare(operand, .equal, $0) })
+        }
+    }
+
+    // MARK: Ranges
+
+    /// `(lower...upper).contains(element)` with bounds given as expressions; nil is unbounded.
+    func rangeContains(_ expression: Any, element: any PredicateExpression, lower: (any PredicateExpression)?,
+                       upper: (any PredicateExpression)?, closed: Bool) throws -> FoundationPredicateTranslation {
+        let elements = try values(element)
+        let lowers = try lower.map { try values($0) }, uppers = try upper.map { try values($0) }
+        return .predicate(try naming(expression) { try rangeContains(elements, lowers, uppers, closed: closed) })
+    }
+
+    /// `range.contains(element)` with a constant range (`let soon = 1..<5`).
+    func rangeContains(_ expression: Any, element: any PredicateExpression,
+                       range: any PredicateExpression) throws -> FoundationPredicateTranslation {
+        let elements = try values(element), ranges = try values(range)
+        return .predicate(try naming(expression) {
+            try Logic.or(ranges.map { item in
+                guard case .constant(let value) = item.value, let range = value as? any FoundationPredicateRangeValue else {
+                    throw PersistError(.invalidPredicate, "contains(_:) is supported on a range of values, not on an attribute")
+                }
+                let lowers = range.lowerBoundValue.map { [Case.always(.value($0))] }
+                let uppers = range.upperBoundValue.map { [Case.always(.value($0))] }
+                return Logic.and(item.condition, try rangeContains(elements, lowers, uppers, closed: range.includesUpperBound))
+            })
+        })
+    }
+
+    private func rangeContains(_ elements: [Case], _ lowers: [Case]?, _ uppers: [Case]?, closed: Bool) throws -> PredicateNode {
+        var parts: [PredicateNode] = []
+        if let lowers { parts.append(try compare(elements, .greaterOrEqual, lowers)) }
+        if let uppers { parts.append(try compare(elements, closed ? .lessOrEqual : .less, uppers)) }
+        // An unbounded range still needs a value: nil is in no range.
+        if parts.isEmpty { parts.append(try compare(elements, .notEqual, [.always(.constant(nil))])) }
+        return Logic.and(parts)
+    }
+}
