@@ -1,3 +1,4 @@
+import PersistKitText
 import Foundation
 
 // Bool expressions: logic, comparisons, string matching, membership, ranges.
