@@ -53,10 +53,10 @@ extension ManagedObjectContext {
         for (index, object) in pending.inserts.enumerated() {
             plan.insert(object.storage, of: object.entity, upTo: pending.inserts.count - index)
         }
+        plan.updates.reserveCapacity(pending.updates.count)
         for object in pending.updates {
-            let slots = changedSlots(of: object)
             plan.updates.append(.init(entity: object.entity, key: object.objectID.key, version: object.version,
-                                      slots: slots, values: slots.map { object.storage[$0] }))
+                                      slots: changedSlots(of: object), storage: object.storage))
         }
         for object in pending.deletes {
             plan.deletes.append(.init(entity: object.entity, key: object.objectID.key, version: object.version))

@@ -60,7 +60,7 @@ extension SQLiteStore {
         // Rows changing the same columns share one statement: found once per column set.
         var statements: [StatementKey: SQLiteStatement] = [:]
         for update in plan.updates {
-            let key = StatementKey.update(ObjectIdentifier(update.entity), update.slots, plan.checksVersions)
+            let key = StatementKey.update(ObjectIdentifier(update.entity), SlotSet(update.slots), plan.checksVersions)
             let statement: SQLiteStatement
             if let known = statements[key] {
                 statement = known
@@ -72,8 +72,8 @@ extension SQLiteStore {
                 statements[key] = statement
             }
             var index: Int32 = 1
-            for value in update.values {
-                try statement.bind(value, at: index)
+            for slot in update.slots {
+                try statement.bind(update.storage[slot], at: index)
                 index += 1
             }
             statement.bind(update.key, at: index)

@@ -168,7 +168,7 @@ final class SQLiteStore: @unchecked Sendable {
     /// What a write statement's SQL depends on.
     enum StatementKey: Hashable {
         case insert(ObjectIdentifier)
-        case update(ObjectIdentifier, [Int], Bool)
+        case update(ObjectIdentifier, SlotSet, Bool)
     }
 
     /// The SQL for a write statement, built by `make` the first time. Call with `lock` held.

@@ -10,13 +10,14 @@ struct StoreWritePlan {
         var rows: [ContiguousArray<SQLValue>]
     }
 
-    /// A saved row whose values changed: the changed slots and their new values.
+    /// A saved row whose values changed: the changed slots, and the object's storage to read
+    /// their new values from (shared, not copied).
     struct Update {
         let entity: EntityDescription
         let key: Int64
         let version: Int64
         let slots: [Int]
-        let values: [SQLValue]
+        let storage: ContiguousArray<SQLValue>
     }
 
     /// A saved row to delete.
