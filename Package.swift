@@ -4,6 +4,8 @@ import class Foundation.ProcessInfo
 
 let package = Package(
     name: "PersistKit",
+    // Linux is the first platform. On Apple's, Foundation's #Predicate translation needs these.
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "PersistKit", targets: ["PersistKit"]),
         .library(name: "TaskModel", targets: ["TaskModel"]),
