@@ -5,7 +5,7 @@ import PackageDescription
 // only, never of PersistKit itself.
 let package = Package(
     name: "PersistKitBenchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "PersistKit", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
