@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Section `i` spans `starts[i] ..< (starts[i + 1] or count)`. A well-formed layout has no
 /// empty section: `starts` begins at 0 (unless `count` is 0, when there are no sections) and
-/// increases strictly, below `count`.
+/// increases strictly, below `count`. The one exception is a layout of a single section, which
+/// may be empty: an unsectioned controller's one section, which stays when its last row goes.
 struct SectionLayout: Sendable, Equatable {
     /// The section names; names identify sections across changes.
     var names: [String]
@@ -58,6 +59,13 @@ struct SectionLayout: Sendable, Equatable {
         return IndexPath(item: position - starts[section], section: section)
     }
 
+    /// The flat position of an index path, or nil when the path names no row of the layout.
+    func position(of path: IndexPath) -> Int? {
+        guard path.count == 2, path[0] >= 0, path[0] < starts.count, path[1] >= 0 else { return nil }
+        let position = starts[path[0]] + path[1]
+        return position < end(of: path[0]) ? position : nil
+    }
+
     /// What makes the layout malformed, or nil when it is well-formed.
     var problem: String? {
         if names.count != starts.count {
@@ -71,7 +79,7 @@ struct SectionLayout: Sendable, Equatable {
         for section in 1..<starts.count where starts[section] <= starts[section - 1] {
             return "section \(section - 1) is empty or its start is out of order"
         }
-        if let last = starts.last, last >= count { return "the last section is empty" }
+        if let last = starts.last, last >= count, starts.count > 1 { return "the last section is empty" }
         return nil
     }
 }
