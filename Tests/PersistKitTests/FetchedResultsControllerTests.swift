@@ -211,31 +211,59 @@ final class FetchedResultsControllerTests: XCTestCase {
         XCTAssertEqual(harness.problems, [])
     }
 
-    func testDelegateCallbackOrderAndAsyncSequence() async throws {
-        final class Recorder: FetchedResultsControllerDelegate {
-            var calls: [String] = []
-            func controllerWillChangeContent(_ controller: AnyObject) { calls.append("will") }
-            func controller(_ controller: AnyObject, didChangeSectionNamed name: String, atSectionIndex index: Int, for type: ResultsChangeType) {
-                calls.append("section \(type) \(index)")
-            }
-            func controller(_ controller: AnyObject, didChange object: ManagedObject, at indexPath: IndexPath?, for type: ResultsChangeType, newIndexPath: IndexPath?) {
-                calls.append("object \(type)")
-            }
-            func controllerDidChangeContent(_ controller: AnyObject) { calls.append("did") }
-        }
+    func testUnsectionedControllerAlwaysHasOneSection() throws {
+        // NSFetchedResultsController (and lists built on it) index section 0 of an unsectioned
+        // controller whatever the results: the section is there when empty, and stays.
+        let context = try makeContainer(.sqlite, in: directory).newContext()
+        let harness = try ControllerHarness(FetchedResultsController(fetchRequest: tasksRequest(), context: context))
+        let results = harness.controller
+        XCTAssertEqual(results.sections.count, 1)
+        XCTAssertEqual(results.sections.first?.numberOfObjects, 0)
+        XCTAssertEqual(results.sections.first?.name, "")
+        XCTAssertNil(results.object(at: IndexPath(item: 0, section: 0)))
+        XCTAssertEqual(results.sectionIndexTitles, [])
+
+        let tasks = try makeTasks(context, [("a", false, 2), ("b", true, 1)])
+        let filled = try XCTUnwrap(harness.last)
+        XCTAssertEqual(filled, ChangeSet(insertedRows: [IndexPath(item: 0, section: 0), IndexPath(item: 1, section: 0)]))
+        XCTAssertEqual(results.sections.map { $0.objects.map(\.name) }, [["a", "b"]])
+
+        tasks.forEach(context.delete)
+        try context.save()
+        let emptied = try XCTUnwrap(harness.last)
+        XCTAssertEqual(emptied, ChangeSet(deletedRows: [IndexPath(item: 0, section: 0), IndexPath(item: 1, section: 0)]))
+        XCTAssertEqual(results.sections.count, 1)
+        XCTAssertEqual(results.sections.first?.numberOfObjects, 0)
+
+        context.reset()   // a refetch of nothing: no change to report
+        XCTAssertEqual(harness.changes.count, 2)
+        XCTAssertEqual(results.sections.count, 1)
+        XCTAssertEqual(harness.mirror, [[]])
+        XCTAssertEqual(harness.problems, [])
+    }
+
+    func testUnsectionedWindowKeepsItsSectionWhenEmptied() throws {
+        // With a fetch limit the controller refetches: the one section must survive that path too.
+        let context = try makeContainer(.sqlite, in: directory).newContext()
+        let tasks = try makeTasks(context, [("a", false, 1), ("b", false, 2), ("c", false, 3)])
+        let harness = try ControllerHarness(FetchedResultsController(fetchRequest: tasksRequest(limit: 2), context: context))
+        tasks.forEach(context.delete)
+        try context.save()
+        XCTAssertEqual(harness.last, ChangeSet(deletedRows: [IndexPath(item: 0, section: 0), IndexPath(item: 1, section: 0)]))
+        XCTAssertEqual(harness.controller.sections.count, 1)
+        let again = try makeTasks(context, [("d", false, 4)])
+        XCTAssertEqual(harness.last, ChangeSet(insertedRows: [IndexPath(item: 0, section: 0)]))
+        XCTAssertEqual(harness.controller.sections.first?.objects.map(\.name), again.map(\.name))
+        XCTAssertEqual(harness.problems, [])
+    }
+
+    func testSectionedControllerWithNothingHasNoSection() throws {
         let context = try makeContainer(.inMemory, in: directory).newContext()
-        let tasks = try makeTasks(context, [("a", false, 1)])
-        let results = FetchedResultsController(fetchRequest: tasksRequest(), context: context, sectionNameKeyPath: \.isComplete)
-        let recorder = Recorder()
-        results.delegate = recorder
-        try results.performFetch()
-        let stream = results.changes
-        tasks[0].isComplete = true
-        context.processPendingChanges()
-        XCTAssertEqual(recorder.calls, ["will", "section delete 0", "section insert 0", "object delete", "object insert", "did"])
-        var iterator = stream.makeAsyncIterator()
-        let change = await iterator.next()
-        XCTAssertEqual(change?.deletedSections, IndexSet([0]))
+        let harness = try sectioned(context)
+        XCTAssertEqual(harness.controller.sections.count, 0)
+        _ = try makeTasks(context, [("a", false, 1)])
+        XCTAssertEqual(harness.last?.insertedSections, IndexSet([0]))
+        XCTAssertEqual(harness.problems, [])
     }
 
     func testReentrantSaveInsideObserverDeliversNoNestedChange() throws {

@@ -34,6 +34,7 @@ enum Workload: String, CaseIterable {
     case count
     case controllerOneChange = "controller-one-change"
     case controllerBatch = "controller-1000-changes"
+    case controllerCatchUp = "controller-catch-up"
     case iterate = "iterate-1m"
 }
 

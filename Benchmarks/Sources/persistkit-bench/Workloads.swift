@@ -40,6 +40,9 @@ func makeSubject(_ workload: Workload, _ variant: Variant, env: Environment) thr
     case (.controllerOneChange, .raw), (.controllerBatch, .raw):
         return nil
 
+    case (.controllerCatchUp, .persistkit): return try persistKitControllerCatchUp(env)
+    case (.controllerCatchUp, _): return nil    // PersistKit only: the others have no such controller
+
     case (.iterate, .persistkit): return nil   // no batched fetching in PersistKit yet
     case (.iterate, _): return nil             // built by runIterate (child processes)
     }

@@ -86,9 +86,18 @@ extension ManagedObjectContext {
         for entity in model.entities {
             guard let objects = registered[ObjectIdentifier(entity)], !objects.byKey.isEmpty else { continue }
             let keys = objects.byKey.allKeys.sorted()
-            guard let found = try? readObjects(entity: entity, keys: keys) else { continue }
-            let present = Set(found.map(\.objectID.key))
-            for key in keys where !present.contains(key) {
+            let present: [Bool]
+            do {
+                if let scanned = try rereadRegisteredObjectsByScan(entity: entity, keys: keys) {
+                    present = scanned
+                } else {
+                    let found = Set(try readObjects(entity: entity, keys: keys).map(\.objectID.key))
+                    present = keys.map(found.contains)
+                }
+            } catch {
+                continue
+            }
+            for (key, isPresent) in zip(keys, present) where !isPresent {
                 if let object = objects.byKey.removeValue(forKey: key) { markDeletedElsewhere(object) }
             }
         }

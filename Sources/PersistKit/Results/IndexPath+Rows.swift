@@ -24,7 +24,10 @@ extension IndexPath {
     ///   - item: The row's index within its section.
     ///   - section: The section's index.
     public init(item: Int, section: Int) {
-        self.init(indexes: [section, item])
+        // Appending to a one-index path stores both inline: no array is made (a change set of
+        // 100,000 rows makes 100,000 paths).
+        self.init(index: section)
+        append(item)
     }
 
     /// The section of a row's index path: its first index.

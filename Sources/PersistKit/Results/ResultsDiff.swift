@@ -1,113 +1,5 @@
 import Foundation
 
-/// The sections of a sorted results list: contiguous runs of its flat positions.
-///
-/// Section `i` spans `starts[i] ..< (starts[i + 1] or count)`. A well-formed layout has no
-/// empty section: `starts` begins at 0 (unless `count` is 0, when there are no sections) and
-/// increases strictly, below `count`.
-struct SectionLayout: Sendable, Equatable {
-    /// The section names; names identify sections across changes.
-    var names: [String]
-    /// The flat index of each section's first row.
-    var starts: [Int]
-    /// The number of rows in all sections.
-    var count: Int
-
-    init(names: [String], starts: [Int], count: Int) {
-        self.names = names
-        self.starts = starts
-        self.count = count
-    }
-
-    /// A layout from the row count of each section.
-    init(names: [String], counts: [Int]) {
-        var starts: [Int] = []
-        starts.reserveCapacity(counts.count)
-        var total = 0
-        for rows in counts {
-            starts.append(total)
-            total += rows
-        }
-        self.init(names: names, starts: starts, count: total)
-    }
-
-    /// The number of sections.
-    var sectionCount: Int { starts.count }
-
-    /// The flat index just past section `section`'s last row.
-    func end(of section: Int) -> Int {
-        section + 1 < starts.count ? starts[section + 1] : count
-    }
-
-    /// The number of rows of section `section`.
-    func rowCount(of section: Int) -> Int { end(of: section) - starts[section] }
-
-    /// The section that holds flat position `position` (`0 ..< count` in a well-formed layout).
-    func section(containing position: Int) -> Int {
-        var low = 0, high = starts.count          // first start greater than position
-        while low < high {
-            let middle = (low + high) / 2
-            if starts[middle] <= position { low = middle + 1 } else { high = middle }
-        }
-        return max(low - 1, 0)
-    }
-
-    /// The index path of flat position `position`.
-    func path(of position: Int) -> IndexPath {
-        let section = section(containing: position)
-        return IndexPath(item: position - starts[section], section: section)
-    }
-
-    /// What makes the layout malformed, or nil when it is well-formed.
-    var problem: String? {
-        if names.count != starts.count {
-            return "\(names.count) section names for \(starts.count) sections"
-        }
-        if count < 0 { return "negative row count \(count)" }
-        guard let first = starts.first else {
-            return count == 0 ? nil : "\(count) rows in no section"
-        }
-        if first != 0 { return "the first section starts at \(first), not 0" }
-        for section in 1..<starts.count where starts[section] <= starts[section - 1] {
-            return "section \(section - 1) is empty or its start is out of order"
-        }
-        if let last = starts.last, last >= count { return "the last section is empty" }
-        return nil
-    }
-}
-
-/// What changed between two states of a sorted results list, in flat positions.
-struct ResultsDiffInput: Sendable {
-    /// The sections before the change.
-    var old: SectionLayout
-    /// The sections after the change.
-    var new: SectionLayout
-    /// Old flat positions of the objects no longer in the results.
-    var removed: [Int]
-    /// New flat positions of the objects new to the results.
-    var inserted: [Int]
-    /// The survivors that changed in any attribute: their positions in the old and new lists.
-    ///
-    /// Every other survivor is unchanged: it kept its sort keys, hence its section and its
-    /// order relative to the other unchanged survivors.
-    var updated: [(old: Int, new: Int)]
-
-    init(old: SectionLayout, new: SectionLayout, removed: [Int] = [], inserted: [Int] = [],
-         updated: [(old: Int, new: Int)] = []) {
-        self.old = old
-        self.new = new
-        self.removed = removed
-        self.inserted = inserted
-        self.updated = updated
-    }
-}
-
-/// Why a ``ResultsDiffInput`` describes no possible change: a bug in whoever built it.
-struct ResultsDiffInconsistency: Error, Sendable, CustomStringConvertible {
-    /// What does not fit.
-    var description: String
-}
-
 /// Turns what changed in a sorted, sectioned results list into a minimal ``ChangeSet``.
 ///
 /// The cost is O(k log k + k log s + s) for k changed objects and s sections, whatever the number
@@ -157,59 +49,86 @@ enum ResultsDiff {
 
     /// The minimal change set from `input`, or what makes `input` inconsistent.
     static func incrementalChangeSet(for input: ResultsDiffInput) -> Result<ChangeSet, ResultsDiffInconsistency> {
-        func inconsistent(_ what: String) -> Result<ChangeSet, ResultsDiffInconsistency> {
-            .failure(ResultsDiffInconsistency(description: what))
+        switch Positions.of(input) {
+        case .failure(let inconsistency):
+            return .failure(inconsistency)
+        case .success(let positions):
+            var (relocated, candidates) = survivors(input.updated, positions)
+            let updates = keepLongestOrderedRuns(of: candidates, relocating: &relocated)
+            return .success(changeSet(positions, relocated: relocated, updates: updates))
         }
-        let old = input.old, new = input.new
-        if let problem = old.problem { return inconsistent("old layout: " + problem) }
-        if let problem = new.problem { return inconsistent("new layout: " + problem) }
+    }
 
-        // The positions that are not unchanged survivors, sorted, in each state.
-        let removed = input.removed.sorted()
-        let inserted = input.inserted.sorted()
-        let updatedOld = input.updated.map(\.old).sorted()
-        let updatedNew = input.updated.map(\.new).sorted()
-        guard let excludedOld = mergedDistinct(removed, updatedOld, below: old.count) else {
-            return inconsistent("a removed or updated old position is out of range or named twice")
-        }
-        guard let excludedNew = mergedDistinct(inserted, updatedNew, below: new.count) else {
-            return inconsistent("an inserted or updated new position is out of range or named twice")
-        }
-        let unchangedCount = old.count - excludedOld.count
-        guard new.count - excludedNew.count == unchangedCount else {
-            return inconsistent("\(unchangedCount) unchanged survivors in the old state, \(new.count - excludedNew.count) in the new")
-        }
+    /// The input's positions, checked and sorted, with the sections matched.
+    struct Positions {
+        var old: SectionLayout, new: SectionLayout
+        var removed: [Int], inserted: [Int]
+        /// The positions that are not unchanged survivors, sorted, in each state.
+        var excludedOld: [Int], excludedNew: [Int]
+        var sections: SectionMatch
 
-        // Sections, and the unchanged survivors staying in theirs.
-        let sections = SectionMatch(old: old.names, new: new.names)
-        if let problem = sections.unchangedProblem(old: old, excludedOld: excludedOld, new: new, excludedNew: excludedNew) {
-            return inconsistent(problem)
+        /// The positions of `input`, or why they describe no possible change.
+        static func of(_ input: ResultsDiffInput) -> Result<Positions, ResultsDiffInconsistency> {
+            func inconsistent(_ what: String) -> Result<Positions, ResultsDiffInconsistency> {
+                .failure(ResultsDiffInconsistency(description: what))
+            }
+            let old = input.old, new = input.new
+            if let problem = old.problem { return inconsistent("old layout: " + problem) }
+            if let problem = new.problem { return inconsistent("new layout: " + problem) }
+            let removed = input.removed.sorted(), inserted = input.inserted.sorted()
+            guard let excludedOld = mergedDistinct(removed, input.updated.map(\.old).sorted(), below: old.count) else {
+                return inconsistent("a removed or updated old position is out of range or named twice")
+            }
+            guard let excludedNew = mergedDistinct(inserted, input.updated.map(\.new).sorted(), below: new.count) else {
+                return inconsistent("an inserted or updated new position is out of range or named twice")
+            }
+            let unchangedCount = old.count - excludedOld.count
+            guard new.count - excludedNew.count == unchangedCount else {
+                return inconsistent("\(unchangedCount) unchanged survivors in the old state, \(new.count - excludedNew.count) in the new")
+            }
+            // Sections, and the unchanged survivors staying in theirs.
+            let sections = SectionMatch(old: old.names, new: new.names)
+            if let problem = sections.unchangedProblem(old: old, excludedOld: excludedOld, new: new, excludedNew: excludedNew) {
+                return inconsistent(problem)
+            }
+            return .success(Positions(old: old, new: new, removed: removed, inserted: inserted,
+                                      excludedOld: excludedOld, excludedNew: excludedNew, sections: sections))
         }
+    }
 
-        // Each updated survivor: relocated (moved, or deleted and inserted) or a candidate update.
-        struct Survivor {
-            var old: Int, new: Int
-            var oldSection: Int, newSection: Int
-            var gap: Int
-        }
+    /// An updated survivor: its positions, sections, and its gap (the unchanged survivors before it).
+    struct Survivor {
+        var old: Int, new: Int
+        var oldSection: Int, newSection: Int
+        var gap: Int
+    }
+
+    /// Each updated survivor: relocated (its section or its gap changed: it moves, or is deleted
+    /// and inserted) or a candidate update.
+    private static func survivors(_ updated: [(old: Int, new: Int)], _ positions: Positions)
+        -> (relocated: [Survivor], candidates: [Survivor]) {
         var relocated: [Survivor] = []
         var candidates: [Survivor] = []
-        candidates.reserveCapacity(input.updated.count)
-        for update in input.updated {
-            let oldSection = old.section(containing: update.old)
-            let newSection = new.section(containing: update.new)
-            let oldGap = update.old - ChangeSet.countLess(than: update.old, in: excludedOld)
-            let newGap = update.new - ChangeSet.countLess(than: update.new, in: excludedNew)
+        candidates.reserveCapacity(updated.count)
+        for update in updated {
+            let oldSection = positions.old.section(containing: update.old)
+            let newSection = positions.new.section(containing: update.new)
+            let oldGap = update.old - ChangeSet.countLess(than: update.old, in: positions.excludedOld)
+            let newGap = update.new - ChangeSet.countLess(than: update.new, in: positions.excludedNew)
             let survivor = Survivor(old: update.old, new: update.new, oldSection: oldSection, newSection: newSection, gap: newGap)
-            if sections.newIndex(ofOld: oldSection) != newSection || oldGap != newGap {
+            if positions.sections.newIndex(ofOld: oldSection) != newSection || oldGap != newGap {
                 relocated.append(survivor)
             } else {
                 candidates.append(survivor)
             }
         }
-        // Candidates in new order fall into runs of equal (section, gap); in each run, the longest
-        // subsequence in old order stays, the others move.
-        candidates.sort { $0.new < $1.new }
+        return (relocated, candidates)
+    }
+
+    /// The candidates that stay updates: in new order they fall into runs of equal (section, gap);
+    /// in each run, the longest subsequence in old order stays, the others are relocated.
+    private static func keepLongestOrderedRuns(of candidates: [Survivor], relocating relocated: inout [Survivor]) -> [Survivor] {
+        let candidates = candidates.sorted { $0.new < $1.new }
         var updates: [Survivor] = []
         updates.reserveCapacity(candidates.count)
         var runStart = 0
@@ -226,10 +145,15 @@ enum ResultsDiff {
             }
             runStart = runEnd
         }
+        return updates
+    }
 
-        // The change set.
-        var deletedFlat = removed
-        var insertedFlat = inserted
+    /// The change set: a relocated survivor is a move, or a delete and an insert when it leaves a
+    /// deleted section or enters an inserted one.
+    private static func changeSet(_ positions: Positions, relocated: [Survivor], updates: [Survivor]) -> ChangeSet {
+        let old = positions.old, new = positions.new, sections = positions.sections
+        var deletedFlat = positions.removed
+        var insertedFlat = positions.inserted
         var moves: [Survivor] = []
         for survivor in relocated {
             if sections.isDeleted(old: survivor.oldSection) || sections.isInserted(new: survivor.newSection) {
@@ -239,18 +163,18 @@ enum ResultsDiff {
                 moves.append(survivor)
             }
         }
-        if deletedFlat.count != removed.count {
+        if deletedFlat.count != positions.removed.count {
             deletedFlat.sort()
             insertedFlat.sort()
         }
         moves.sort { $0.new < $1.new }
-        return .success(ChangeSet(
+        return ChangeSet(
             deletedSections: sections.deletedSections,
             insertedSections: sections.insertedSections,
             deletedRows: deletedFlat.map(old.path(of:)),
             insertedRows: insertedFlat.map(new.path(of:)),
             movedRows: moves.map { (from: old.path(of: $0.old), to: new.path(of: $0.new)) },
-            updatedRows: updates.map { (from: old.path(of: $0.old), to: new.path(of: $0.new)) }))
+            updatedRows: updates.map { (from: old.path(of: $0.old), to: new.path(of: $0.new)) })
     }
 
     /// The two ascending arrays merged, or nil when they share a value or one is outside `0..<limit`.
@@ -297,112 +221,5 @@ enum ResultsDiff {
             index = previous[index]
         }
         return member
-    }
-}
-
-/// Which old section continues as which new section.
-///
-/// Sections are identified by name: the i-th old section of a name is the i-th new section of
-/// that name. Matched sections must keep their order (they do when the section key is the first
-/// sort key); a match that would reorder sections is dropped (the old section deleted, the new one
-/// inserted), keeping the largest set of matches in order.
-private struct SectionMatch {
-    /// Whether the names are the same in both states, so section i continues as section i.
-    private var isIdentity: Bool
-    /// For each old section its new index, or -1 when deleted (empty when `isIdentity`).
-    private var oldToNew: [Int] = []
-    /// For each new section its old index, or -1 when inserted (empty when `isIdentity`).
-    private var newToOld: [Int] = []
-
-    init(old: [String], new: [String]) {
-        isIdentity = old == new
-        guard !isIdentity else { return }
-        var newByName: [String: [Int]] = [:]
-        for (index, name) in new.enumerated() { newByName[name, default: []].append(index) }
-        var seen: [String: Int] = [:]
-        var pairs: [(old: Int, new: Int)] = []
-        for (index, name) in old.enumerated() {
-            let occurrence = seen[name, default: 0]
-            seen[name] = occurrence + 1
-            if let candidates = newByName[name], occurrence < candidates.count {
-                pairs.append((index, candidates[occurrence]))
-            }
-        }
-        oldToNew = Array(repeating: -1, count: old.count)
-        newToOld = Array(repeating: -1, count: new.count)
-        let keep = ResultsDiff.longestIncreasingSubsequence(pairs.map(\.new))
-        for (pair, kept) in zip(pairs, keep) where kept {
-            oldToNew[pair.old] = pair.new
-            newToOld[pair.new] = pair.old
-        }
-    }
-
-    /// The new index of old section `section`, or nil when it was deleted.
-    func newIndex(ofOld section: Int) -> Int? {
-        if isIdentity { return section }
-        let index = oldToNew[section]
-        return index >= 0 ? index : nil
-    }
-
-    func isDeleted(old section: Int) -> Bool { !isIdentity && oldToNew[section] < 0 }
-
-    func isInserted(new section: Int) -> Bool { !isIdentity && newToOld[section] < 0 }
-
-    var deletedSections: IndexSet {
-        var set = IndexSet()
-        for (index, match) in oldToNew.enumerated() where match < 0 { set.insert(index) }
-        return set
-    }
-
-    var insertedSections: IndexSet {
-        var set = IndexSet()
-        for (index, match) in newToOld.enumerated() where match < 0 { set.insert(index) }
-        return set
-    }
-
-    /// Why the unchanged survivors do not stay in their sections, or nil when they do.
-    ///
-    /// Each section holds a contiguous range of the unchanged survivors (numbered in order); an
-    /// old section with any must continue as a new section holding the same range. O(s + k).
-    func unchangedProblem(old: SectionLayout, excludedOld: [Int], new: SectionLayout, excludedNew: [Int]) -> String? {
-        /// Walks a layout's sections in order, giving each one's range of unchanged survivors.
-        struct Walker {
-            let layout: SectionLayout
-            let excluded: [Int]
-            var next = 0           // index in `excluded` of the first position not before the section
-            mutating func unchanged(in section: Int) -> (first: Int, count: Int) {
-                let start = layout.starts[section], end = layout.end(of: section)
-                while next < excluded.count, excluded[next] < start { next += 1 }
-                let before = next
-                while next < excluded.count, excluded[next] < end { next += 1 }
-                return (start - before, (end - start) - (next - before))
-            }
-        }
-        var oldWalker = Walker(layout: old, excluded: excludedOld)
-        var newWalker = Walker(layout: new, excluded: excludedNew)
-        if isIdentity {
-            for section in 0..<old.sectionCount {
-                let before = oldWalker.unchanged(in: section), after = newWalker.unchanged(in: section)
-                if before.count + after.count > 0, before != after {
-                    return "unchanged survivors change section: section \(section) (\"\(old.names[section])\")"
-                }
-            }
-            return nil
-        }
-        var newRanges: [(first: Int, count: Int)] = []
-        newRanges.reserveCapacity(new.sectionCount)
-        for section in 0..<new.sectionCount { newRanges.append(newWalker.unchanged(in: section)) }
-        for section in 0..<old.sectionCount {
-            let before = oldWalker.unchanged(in: section)
-            guard before.count > 0 else { continue }
-            let match = oldToNew[section]
-            guard match >= 0 else {
-                return "old section \(section) (\"\(old.names[section])\") holds unchanged survivors but has no matching new section"
-            }
-            if newRanges[match] != before {
-                return "unchanged survivors change section: old section \(section) (\"\(old.names[section])\") and new section \(match)"
-            }
-        }
-        return nil
     }
 }

@@ -141,10 +141,13 @@ final class ResultsRows {
 
     /// Finds section boundaries by binary search on the section key (the first sort key):
     /// O(sections × log n) after a change, one scan after a fetch.
+    ///
+    /// Without a section key there is always exactly one section, empty when there are no rows
+    /// (as `NSFetchedResultsController` has): a list indexes section 0 whatever the results.
     private func rebuildSections(affectedKeys: [SQLValue]?) {
         guard sectioned, let first = sorts.first else {
-            sectionKeys = rows.isEmpty ? [] : [.null]
-            sectionStarts = rows.isEmpty ? [] : [0]
+            sectionKeys = [.null]
+            sectionStarts = [0]
             return
         }
         var candidates: [SQLValue]
@@ -197,7 +200,7 @@ final class ResultsRows {
             if starts[mid] <= position { low = mid + 1 } else { high = mid }
         }
         let section = max(0, low - 1)
-        return IndexPath(indexes: [section, position - (starts.isEmpty ? 0 : starts[section])])
+        return IndexPath(item: position - (starts.isEmpty ? 0 : starts[section]), section: section)
     }
 
     /// The flat position of an index path; nil when it is out of range.

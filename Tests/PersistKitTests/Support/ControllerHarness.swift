@@ -32,6 +32,12 @@ final class ControllerHarness {
             mirror = controller.sections.map { $0.objects.map(ObjectIdentifier.init) }
         }
         if change.isEmpty { problems.append("an empty change set was delivered") }
+        if controller.sectionNameKey == nil, !change.deletedSections.isEmpty || !change.insertedSections.isEmpty {
+            problems.append("an unsectioned controller reported a section change: \(change)")
+        }
+        if controller.sectionNameKey == nil, controller.sections.count != 1 {
+            problems.append("an unsectioned controller has \(controller.sections.count) sections")
+        }
         if let inconsistency = controller.core.inconsistency() { problems.append("rows: " + inconsistency) }
         if change.movedRows.count == 1, let move = change.movedRows.first, move.from == move.to,
            change.insertedRows.isEmpty, change.deletedRows.isEmpty {

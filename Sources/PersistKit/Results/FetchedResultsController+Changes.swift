@@ -1,0 +1,130 @@
+import Foundation
+
+extension FetchedResultsController {
+    /// The objects of a notice that concern the rows, each once, by what happens to its row.
+    typealias Candidates = (removed: [ManagedObject], added: [ManagedObject],
+                            replaced: [ManagedObject], inPlace: [ManagedObject])
+
+    /// Brings the rows up to date with one notice from the context, and reports the change.
+    func contextDidChange(_ notice: ContextChanges) {
+        guard let plan else { return }
+        if notice.invalidatedAll || plan.limit > 0 || plan.offset > 0 || prefersRefetch(notice, entity: plan.entity) {
+            refetchAndDiff(notice, plan: plan)
+        } else {
+            applyInPlace(notice, plan: plan)
+        }
+    }
+
+    /// Whether the notice names so many objects of the entity that one refetch and diff costs
+    /// less than placing each again (each placement is a few binary searches and dictionary
+    /// updates; the refetch reads every row, but in one sequential pass).
+    private func prefersRefetch(_ notice: ContextChanges, entity: EntityDescription) -> Bool {
+        let named = notice.inserted.count + notice.updated.count + notice.deleted.count
+        guard named >= ResultsUpdatePolicy.minimumRefetchChanges else { return false }
+        var changed = 0
+        for object in notice.deleted where object.entity === entity { changed += 1 }
+        for object in notice.inserted where object.entity === entity { changed += 1 }
+        for update in notice.updated where update.object.entity === entity { changed += 1 }
+        return ResultsUpdatePolicy.prefersRefetch(changed: changed, rows: core.count)
+    }
+
+    /// The notice's objects of the entity, each once, decided by state alone (placed here?
+    /// matching now?), whichever list the notice put it in: robust to any mix of insert,
+    /// update and delete.
+    private func candidates(_ notice: ContextChanges, plan: ManagedObjectContext.FetchPlan) -> Candidates {
+        var result: Candidates = ([], [], [], [])
+        let entity = plan.entity
+        var seen = Set<ObjectIdentifier>()
+        let objects = notice.deleted + notice.inserted + notice.updated.map(\.object)
+        for object in objects where object.entity === entity && seen.insert(ObjectIdentifier(object)).inserted {
+            let matches = !object.deletedFlag && object.managedObjectContext === context && plan.matches(object)
+            switch (core.isPlaced(object), matches) {
+            case (true, true):
+                if core.keepsItsPlace(object) { result.inPlace.append(object) } else { result.replaced.append(object) }
+            case (true, false): result.removed.append(object)
+            case (false, true): result.added.append(object)
+            case (false, false): break
+            }
+        }
+        return result
+    }
+
+    /// Takes out removed and replaced rows, puts in added and replaced rows at their new places,
+    /// and reports the change: O(k log n) for k objects.
+    private func applyInPlace(_ notice: ContextChanges, plan: ManagedObjectContext.FetchPlan) {
+        let objects = candidates(notice, plan: plan)
+        guard !objects.removed.isEmpty || !objects.added.isEmpty || !objects.replaced.isEmpty || !objects.inPlace.isEmpty else { return }
+        let oldLayout = core.layout(), oldKeys = core.sectionKeys
+        let removedOld = objects.removed.compactMap(core.position)
+        let replacedOld = objects.replaced.compactMap(core.position)
+        let inPlaceOld = objects.inPlace.compactMap(core.position)
+        guard removedOld.count == objects.removed.count, replacedOld.count == objects.replaced.count,
+              inPlaceOld.count == objects.inPlace.count else {
+            // The rows no longer agree with what was placed: never guess, refetch.
+            refetchAndDiff(notice, plan: plan)
+            return
+        }
+        // Only the delegate needs the objects that leave (by old path), once they are gone.
+        var leaving: [IndexPath: ManagedObject] = [:]
+        if delegate != nil {
+            for position in removedOld + replacedOld { leaving[oldLayout.path(of: position)] = core.rows[position].object }
+        }
+        let newPositions = core.apply(outgoing: (removedOld + replacedOld).sorted(), removing: objects.removed,
+                                      incoming: objects.added + objects.replaced)
+        cachedSections = nil
+        updateCounts.incremental += 1
+        func newPosition(_ object: ManagedObject) -> Int {
+            newPositions[ObjectIdentifier(object)] ?? core.position(of: object) ?? 0
+        }
+        var updated: [(old: Int, new: Int)] = []
+        for (object, old) in zip(objects.replaced, replacedOld) { updated.append((old, newPosition(object))) }
+        for (object, old) in zip(objects.inPlace, inPlaceOld) { updated.append((old, core.position(of: object) ?? 0)) }
+        let input = ResultsDiffInput(old: oldLayout, new: core.layout(), removed: removedOld,
+                                     inserted: objects.added.map(newPosition), updated: updated)
+        deliver(ResultsDiff.changeSet(for: input), oldSectionKeys: oldKeys) { leaving[$0] }
+    }
+
+    /// Fetches again and compares by object ID: for windows (limit, offset), after a reset or
+    /// another process's changes, and for large changes.
+    func refetchAndDiff(_ notice: ContextChanges, plan: ManagedObjectContext.FetchPlan) {
+        let objects: [ManagedObject]
+        do {
+            objects = try context.fetchObjects(plan, includesPendingChanges: fetchRequest.includesPendingChanges)
+        } catch {
+            return   // the store cannot be read now; the next change tries again
+        }
+        let oldRows = core.rows, oldLayout = core.layout(), oldKeys = core.sectionKeys
+        core.reset(objects)
+        cachedSections = nil
+        updateCounts.refetch += 1
+        let input = refetchDiffInput(oldRows: oldRows, oldLayout: oldLayout, notice: notice, sorts: plan.sorts)
+        deliver(ResultsDiff.changeSet(for: input), oldSectionKeys: oldKeys) { path in
+            oldLayout.position(of: path).map { oldRows[$0].object }
+        }
+    }
+
+    /// What changed between `oldRows` and the refetched rows: rows are matched by object ID
+    /// (an object may be a new instance after a reset); a survivor changed when the notice
+    /// updated it, when it is another instance, or when its sort keys differ.
+    private func refetchDiffInput(oldRows: [ResultsEntry], oldLayout: SectionLayout, notice: ContextChanges,
+                                  sorts: [ResolvedSort]) -> ResultsDiffInput {
+        let updatedObjects = Set(notice.updated.lazy.map { ObjectIdentifier($0.object) })
+        let oldIndex = ResultsRowIndex(oldRows)
+        var survived = [Bool](repeating: false, count: oldRows.count)
+        var inserted: [Int] = []
+        var updated: [(old: Int, new: Int)] = []
+        for (newIndex, row) in core.rows.enumerated() {
+            guard let old = oldIndex.position(of: row.object.objectID) else {
+                inserted.append(newIndex)
+                continue
+            }
+            survived[old] = true
+            if updatedObjects.contains(ObjectIdentifier(row.object)) || oldRows[old].object !== row.object
+                || !oldRows[old].keysMatch(row.object.storage, sorts: sorts) {
+                updated.append((old, newIndex))
+            }
+        }
+        let removed = oldRows.indices.filter { !survived[$0] }
+        return ResultsDiffInput(old: oldLayout, new: core.layout(), removed: removed, inserted: inserted, updated: updated)
+    }
+}
