@@ -163,17 +163,7 @@ extension ManagedObjectContext {
     private func materialize(key: Int64, version: Int64, _ decode: () throws -> ContiguousArray<SQLValue>,
                              entity: EntityDescription, objects: EntityObjects) throws -> ManagedObject {
         if let object = objects.byKey[key] {
-            // Newer in the store and no real local change (a value set back to what was
-            // read is none): take the store's values.
-            if object.version != version, !object.deletedFlag, !object.isChangedSinceRead {
-                let storage = try decode()
-                if object.committedStorage != nil {
-                    object.committedStorage = nil
-                    changed[ObjectIdentifier(object)] = nil
-                }
-                noteRefreshed(object, newStorage: storage)
-                object.version = version
-            }
+            try refreshIfNewer(object, version: version, decode)
             return object
         }
         let object = entity.objectClass.init(entity: entity, insertInto: nil)
@@ -183,6 +173,20 @@ extension ManagedObjectContext {
         object.managedObjectContext = self
         objects.byKey[key] = object
         return object
+    }
+
+    /// Takes the store's values for a registered object when the row is newer and the object
+    /// has no real local change (a value set back to what was read is none).
+    @inline(__always)
+    func refreshIfNewer(_ object: ManagedObject, version: Int64, _ decode: () throws -> ContiguousArray<SQLValue>) throws {
+        guard object.version != version, !object.deletedFlag, !object.isChangedSinceRead else { return }
+        let storage = try decode()
+        if object.committedStorage != nil {
+            object.committedStorage = nil
+            changed[ObjectIdentifier(object)] = nil
+        }
+        noteRefreshed(object, newStorage: storage)
+        object.version = version
     }
 
     /// Replaces an unchanged object's values with newer ones from the store, and queues the

@@ -54,3 +54,25 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteStore {
+    /// How many rows an entity's table has.
+    func rowCount(of entity: EntityDescription) throws -> Int {
+        try withConnection { Int(try $0.singleInt("SELECT count(*) FROM " + SQLName.quote(entity.name)) ?? 0) }
+    }
+
+    /// Reads every row of an entity's table in primary-key order, until `body` returns false.
+    func scan(_ entity: EntityDescription,
+              _ body: (_ key: Int64, _ version: Int64, _ decode: () throws -> ContiguousArray<SQLValue>) throws -> Bool) throws {
+        try withConnection { connection in
+            let statement = try connection.cachedStatement(SchemaSQL.selectColumns(for: entity) + " ORDER BY "
+                + SQLName.quote(SchemaSQL.primaryKey))
+            defer { statement.reset() }
+            let reader = RowReader(entity: entity)
+            while try statement.step() {
+                let key = statement.int64(at: 0)
+                guard try body(key, statement.int64(at: 1), { try reader.readStorage(statement, key: key) }) else { return }
+            }
+        }
+    }
+}
