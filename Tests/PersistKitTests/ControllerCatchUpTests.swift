@@ -86,7 +86,7 @@ final class ControllerCatchUpTests: XCTestCase {
         let harness = try ControllerHarness(FetchedResultsController(fetchRequest: request, context: context,
                                                                      sectionNameKeyPath: \.isComplete))
         // Registered here too: objects outside the results, and one with an unsaved change.
-        let everything = try context.fetch(FetchRequest<TestTask>(sortBy: [SortDescriptor(\.name)]))
+        let everything = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.name)]))
         let edited = try XCTUnwrap(everything.first)
         edited.notes = "mine, not saved"
 
@@ -117,12 +117,12 @@ final class ControllerCatchUpTests: XCTestCase {
         let (mine, theirs) = try twoContainers()
         let context = mine.newContext()
         try insertTasks(rowCount, into: context, rng: &rng)
-        let all = try context.fetch(FetchRequest<TestTask>(sortBy: [SortDescriptor(\.name)]))
+        let all = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.name)]))
         let entity = try XCTUnwrap(mine.model.entity(named: "Task"))
         let keys = all.compactMap(\.objectID.primaryKey).sorted()
         // Another process deletes every third row and adds a few.
         let other = theirs.newContext()
-        for (index, task) in try other.fetch(FetchRequest<TestTask>(sortBy: [SortDescriptor(\.name)])).enumerated() where index % 3 == 0 {
+        for (index, task) in try other.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.name)])).enumerated() where index % 3 == 0 {
             other.delete(task)
         }
         try other.save()

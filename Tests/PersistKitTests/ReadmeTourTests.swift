@@ -1,11 +1,13 @@
+import Foundation
+import PersistKit
 import XCTest
-@testable import PersistKit
 
-/// The README's tour, compiled and run (keep the two in step).
+// The README's tour, compiled and run as a user's file would be: Foundation and PersistKit
+// imported side by side, no `@testable`, no module qualification.
 final class Note: ManagedObject {
-    @Attribute var title: String
-    @Attribute var body: String?
-    @Attribute var isPinned = false
+    @Attribute var title: String               // required: a save fails until it is set
+    @Attribute var body: String?               // optional
+    @Attribute var isPinned = false            // default false
     @Attribute var created = Date()
 }
 
@@ -15,31 +17,60 @@ final class ReadmeTourTests: XCTestCase {
         let url = directory.file("notes.sqlite")
 
         let model = try ManagedObjectModel(entities: [Note.self])
-        let container = try PersistentContainer(model: model, store: .sqlite(url))
+        let container = try PersistentContainer(model: model, store: .sqlite(url))   // or .inMemory
         let context = container.newContext()
 
-        let note = Note(context: context)
+        let note = Note(context: context)              // inserted, temporary ObjectID
         note.title = "Buy milk"
-        try context.save()
+        try context.save()                             // one transaction; the ObjectID is now permanent
 
         let request = FetchRequest<Note>(
             predicate: \.isPinned == false && .contains(\.title, "MILK", options: .caseInsensitive),
-            sortBy: [SortDescriptor(\.created, order: .reverse)])
-        let notes = try context.fetch(request)
-        let same = try PersistKit.Predicate<Note>(format: "isPinned == NO AND title CONTAINS[c] %@", "milk")
+            sortBy: [FetchSortDescriptor(\.created, order: .reverse)])
+        let notes = try context.fetch(request)         // sees unsaved changes too
+        let same = try FetchPredicate<Note>(format: "isPinned == NO AND title CONTAINS[c] %@", "milk")
+        let swiftData = FetchRequest(predicate: #Predicate<Note> { !$0.isPinned && $0.title.contains("milk") },
+                                     sortBy: [SortDescriptor(\.created)])   // Foundation's, translated
 
-        let results = FetchedResultsController(fetchRequest: FetchRequest<Note>(sortBy: [SortDescriptor(\.isPinned), SortDescriptor(\.title)]),
-                                               context: context, sectionNameKeyPath: \.isPinned)
+        let results = FetchedResultsController(
+            fetchRequest: FetchRequest<Note>(sortBy: [FetchSortDescriptor(\.isPinned), FetchSortDescriptor(\.title)]),
+            context: context, sectionNameKeyPath: \.isPinned)
         try results.performFetch()
         var received: [ChangeSet] = []
-        let token = results.observe { change in received.append(change) }
+        let token = results.observe { change in
+            // change.deletedRows (old paths), insertedRows (new paths), movedRows, updatedRows
+            received.append(change)
+        }
+        XCTAssertEqual(try context.fetch(swiftData).map(\.title), ["Buy milk"], "#Predicate, before the change")
+        XCTAssertEqual(try context.fetch(swiftData).map(\.objectID),
+                       try context.fetch(FetchRequest<Note>(predicate: same)).map(\.objectID),
+                       "#Predicate and the format string fetch the same objects")
         note.isPinned = true
-        context.processPendingChanges()
+        context.processPendingChanges()                // save and fetch run it too: one ChangeSet
 
         XCTAssertEqual(notes.map(\.title), ["Buy milk"])
         XCTAssertEqual(try context.fetch(FetchRequest<Note>(predicate: same)).count, 0, "pinned now")
+        XCTAssertEqual(try context.fetch(swiftData).count, 0, "pinned now, #Predicate too")
         XCTAssertEqual(received.count, 1)
         XCTAssertEqual(results.sections.map(\.name), ["true"])
         token.cancel()
+    }
+
+    /// Every line of the README's tour (but the `observe` body, filled in here) stands in this
+    /// file, so the two cannot drift apart.
+    func testTourMatchesTheReadme() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        guard let start = readme.range(of: "## A short tour"),
+              let open = readme.range(of: "```swift\n", range: start.upperBound..<readme.endIndex),
+              let close = readme.range(of: "```", range: open.upperBound..<readme.endIndex) else {
+            return XCTFail("README.md has no Swift block under '## A short tour'")
+        }
+        let testLines = Set(test.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        let missing = readme[open.upperBound..<close.lowerBound].split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !testLines.contains($0) && !$0.hasPrefix("let url") }
+        XCTAssertEqual(missing, [], "README tour lines missing from ReadmeTourTests.swift")
     }
 }
