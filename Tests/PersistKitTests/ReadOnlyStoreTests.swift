@@ -12,7 +12,7 @@ final class ReadOnlyStoreTests: XCTestCase {
     private func checkReadsAndRefusesSaves(_ container: PersistentContainer, expectedCount: Int,
                                            file: StaticString = #filePath, line: UInt = #line) throws {
         let context = container.newContext()
-        let tasks = try context.fetch(FetchRequest<TestTask>(sortBy: [SortDescriptor(\.count)]))
+        let tasks = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.count)]))
         XCTAssertEqual(tasks.count, expectedCount, file: file, line: line)
         XCTAssertEqual(try context.count(for: FetchRequest<TestTask>(predicate: \.count >= 1)), expectedCount - 1, file: file, line: line)
         tasks.first?.name = "renamed"
