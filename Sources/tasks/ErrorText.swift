@@ -25,7 +25,7 @@ enum ErrorText {
         case .notADatabase:
             return "\(path) is not a task store (not a database)"
         case .incompatibleModel:
-            if error.storeVersion != nil {   // a PersistKit store of another model version
+            if error.storeVersion != nil || error.entity != nil {   // a PersistKit store of another model (version or tables)
                 return "\(path) was written with another model (another version of tasks, or another program); it was left untouched"
             }
             return "\(path) is not a task store (an SQLite database of another program)"

@@ -17,15 +17,24 @@ public final class PersistentContainer: Sendable {
 
     /// Opens (or creates) the store for `model`.
     ///
+    /// A new store is created in one transaction; a file whose creation never finished (the
+    /// process was killed) is created again. A store this process cannot write opens
+    /// read-only (see ``isReadOnly``).
+    ///
     /// - Throws: ``PersistError``: `.notADatabase` for a file that is not an SQLite database
     ///   (or is truncated or damaged), `.incompatibleModel` for a store written with another
-    ///   model (the files are left untouched), `.cannotOpenStore` for a missing directory, a
-    ///   read-only location or a locked database.
+    ///   model or a newer store format, or whose tables and columns do not match the model
+    ///   (the files are left untouched), `.cannotOpenStore` for a missing directory, a new
+    ///   store in a read-only location, or a locked database.
     public init(model: ManagedObjectModel, store: StoreDescription) throws {
         self.model = model
         storeDescription = store
         self.store = try SQLiteStore(model: model, description: store)
     }
+
+    /// Whether the store is read-only: opened with `readOnly: true`, or not writable by this
+    /// process. Fetches work; a save throws `.cannotOpenStore` ("the store ... is read-only").
+    public var isReadOnly: Bool { store.isReadOnly }
 
     /// A new context. Contexts are cheap; use one per unit of work, thread or task.
     public func newContext() -> ManagedObjectContext {

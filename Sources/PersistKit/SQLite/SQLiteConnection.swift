@@ -13,10 +13,15 @@ final class SQLiteConnection {
         var busyTimeout: TimeInterval = 5
         /// Open the file read-only.
         var readOnly = false
+        /// Open the file read-only as a file nobody changes (SQLite's `immutable=1`): no locks,
+        /// no -wal or -shm file, so it works where those cannot be created. Implies `readOnly`.
+        var immutable = false
     }
 
     let handle: OpaquePointer
     let path: String
+    /// How long SQLite waits for another connection's lock (also bounds `switchToWAL`'s retries).
+    let busyTimeout: TimeInterval
     private var statements: [String: SQLiteStatement] = [:]
     private(set) var isInTransaction = false
 
@@ -25,9 +30,14 @@ final class SQLiteConnection {
     init(path: String, configuration: Configuration) throws {
         var db: OpaquePointer?
         let walExisted = FileManager.default.fileExists(atPath: path + "-wal")
-        let flags = (configuration.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+        var flags = (configuration.readOnly || configuration.immutable ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        var name = path
+        if configuration.immutable {
+            flags |= SQLITE_OPEN_URI
+            name = SQLiteConnection.uri(path: path, query: "immutable=1")
+        }
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let opened = db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
@@ -35,11 +45,14 @@ final class SQLiteConnection {
         }
         handle = opened
         self.path = path
+        // Everything that shapes how statements behave comes before the first statement.
         sqlite3_extended_result_codes(handle, 1)
         // Until the store has checked the file, closing must not checkpoint a WAL left by
         // another process: a store we refuse stays byte-identical.
         persistkit_set_no_checkpoint_on_close(handle, 1)
+        persistkit_set_double_quoted_strings(handle, 0)
         sqlite3_busy_timeout(handle, Int32(max(0, min(configuration.busyTimeout * 1000, Double(Int32.max)))))
+        busyTimeout = max(0, configuration.busyTimeout)
         do {
             // Reading the schema fails with SQLITE_NOTADB on a garbage file: find out now, not later.
             try execute("SELECT count(*) FROM sqlite_master")
@@ -58,6 +71,21 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// A `file:` URI for `path` with `query`: the characters a URI gives meaning to escaped.
+    static func uri(path: String, query: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        // An absolute path needs the empty authority: `file:///a/b`; a relative one none.
+        return "file:" + (escaped.hasPrefix("/") ? "//" : "") + escaped + "?" + query
+    }
+
     private static func openError(path: String, code: Int32, message: String) -> PersistError {
         let primary = code & 0xFF
         if primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT {
@@ -66,22 +94,40 @@ final class SQLiteConnection {
         return PersistError(.cannotOpenStore, "Cannot open \(path): \(message)", sqliteCode: SQLiteResultCode(code))
     }
 
-    /// Applies journal mode and synchronous settings; done after the store checked the file,
-    /// because switching to WAL writes to the file.
     /// Lets closing checkpoint and remove the WAL again (see `init`).
     func allowCheckpointOnClose() {
         persistkit_set_no_checkpoint_on_close(handle, 0)
     }
 
+    /// Applies journal mode and synchronous settings; done after the store checked the file,
+    /// because switching to WAL writes to the file.
     func configureForWriting(_ configuration: Configuration) throws {
         allowCheckpointOnClose()
         if path != ":memory:" && !path.isEmpty {
-            let mode = try singleText("PRAGMA journal_mode=WAL")
-            if mode?.lowercased() != "wal" {
-                throw PersistError(.cannotOpenStore, "Cannot switch \(path) to WAL journal mode (got \(mode ?? "nothing"))")
-            }
+            try switchToWAL()
         }
         try execute("PRAGMA synchronous=\(configuration.synchronous.rawValue)")
+    }
+
+    /// `PRAGMA journal_mode=WAL`, retried while another connection holds a lock.
+    ///
+    /// Switching a rollback-journal file to WAL upgrades a read lock to a write lock, and
+    /// SQLite fails such an upgrade at once rather than call the busy handler (waiting could
+    /// deadlock): processes opening a new store together would see "database is locked".
+    private func switchToWAL() throws {
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        var mode: String?
+        while true {
+            do {
+                mode = try singleText("PRAGMA journal_mode=WAL")
+                break
+            } catch let error as PersistError where error.sqliteCode?.primary == SQLiteResultCode.busy && Date() < deadline {
+                usleep(UInt32.random(in: 1_000...5_000))
+            }
+        }
+        if mode?.lowercased() != "wal" {
+            throw PersistError(.cannotOpenStore, "Cannot switch \(path) to WAL journal mode (got \(mode ?? "nothing"))")
+        }
     }
 
     /// Runs one or more statements that return no rows we need.

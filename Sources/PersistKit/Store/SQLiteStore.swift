@@ -11,6 +11,8 @@ final class SQLiteStore: @unchecked Sendable {
     let model: ManagedObjectModel
     let identifier: String
     let description: StoreDescription
+    /// Why the store can only be read (nil when it can be written).
+    let readOnlyReason: String?
     private let lock = NSLock()
     private let connection: SQLiteConnection
     private var changeLog: [StoreChange] = []
@@ -24,132 +26,15 @@ final class SQLiteStore: @unchecked Sendable {
     init(model: ManagedObjectModel, description: StoreDescription) throws {
         self.model = model
         self.description = description
-        let configuration = SQLiteConnection.Configuration(synchronous: description.synchronous,
-                                                          busyTimeout: description.busyTimeout)
-        let path: String
-        var existed = false
-        switch description.kind {
-        case .inMemory:
-            path = ":memory:"
-        case .sqlite(let url):
-            guard url.isFileURL else {
-                throw PersistError(.cannotOpenStore, "\(url) is not a file URL")
-            }
-            path = url.path
-            let directory = url.deletingLastPathComponent().path
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw PersistError(.cannotOpenStore, "Cannot open store \(path): the directory \(directory) does not exist")
-            }
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                if isDirectory.boolValue {
-                    throw PersistError(.cannotOpenStore, "Cannot open store \(path): it is a directory")
-                }
-                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-                existed = size > 0
-            } else if !FileManager.default.isWritableFile(atPath: directory) {
-                throw PersistError(.cannotOpenStore, "Cannot create store \(path): the directory \(directory) is not writable")
-            }
-        }
-        let walExisted = FileManager.default.fileExists(atPath: path + "-wal")
-        connection = try SQLiteConnection(path: path, configuration: configuration)
-        if existed {
-            do {
-                identifier = try SQLiteStore.validateExisting(connection, model: model, path: path)
-                if !FileManager.default.isWritableFile(atPath: path) {
-                    throw PersistError(.cannotOpenStore, "Cannot open store \(path) for writing: permission denied")
-                }
-            } catch {
-                // Refused: a WAL another process left stays as it is; one we created (empty)
-                // goes away on close, as SQLite does for the last connection.
-                if !walExisted { connection.allowCheckpointOnClose() }
-                throw error
-            }
-            try connection.configureForWriting(configuration)
-        } else {
-            try connection.configureForWriting(configuration)
-            identifier = UUID().uuidString
-            try SQLiteStore.createSchema(connection, model: model, identifier: identifier)
-        }
+        let opened = try StoreOpener.open(model: model, description: description)
+        connection = opened.connection
+        identifier = opened.identifier
+        readOnlyReason = opened.readOnlyReason
         dataVersion = try connection.singleInt("PRAGMA data_version") ?? 0
     }
 
-    // MARK: Opening
-
-    /// Checks, without writing anything, that the file is a PersistKit store of this model.
-    private static func validateExisting(_ connection: SQLiteConnection, model: ManagedObjectModel, path: String) throws -> String {
-        let tables = try connection.singleInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
-                                              [.text(metadataTable)]) ?? 0
-        guard tables == 1 else {
-            let others = try connection.singleInt("SELECT count(*) FROM sqlite_master") ?? 0
-            if others == 0 {
-                throw PersistError(.incompatibleModel, "\(path) is an empty SQLite database, not a PersistKit store")
-            }
-            throw PersistError(.incompatibleModel, "\(path) is an SQLite database but not a PersistKit store (it has no \(metadataTable) table)")
-        }
-        try checkNotTruncated(connection, path: path)
-        let metadata = try readMetadata(connection)
-        guard let storedHash = metadata["versionHash"], let identifier = metadata["storeIdentifier"] else {
-            throw PersistError(.incompatibleModel, "\(path) is a damaged PersistKit store: its metadata lacks the model hash or store identifier")
-        }
-        if storedHash != model.versionHash {
-            var error = PersistError(.incompatibleModel,
-                "\(path) was written with another model (hash \(storedHash.prefix(12))..., this model is \(model.versionHash.prefix(12))...); "
-                + "it was left untouched. Migration is not supported yet.", store: path)
-            error.storeVersion = storedHash
-            error.modelVersion = model.versionHash
-            throw error
-        }
-        return identifier
-    }
-
-    private static func checkNotTruncated(_ connection: SQLiteConnection, path: String) throws {
-        let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
-        guard walSize == 0 else { return }   // pages may legitimately live in the WAL
-        let pageCount = try connection.singleInt("PRAGMA page_count") ?? 0
-        let pageSize = try connection.singleInt("PRAGMA page_size") ?? 0
-        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
-        if pageCount * pageSize > fileSize {
-            throw PersistError(.notADatabase, "\(path) is truncated: it should hold \(pageCount * pageSize) bytes but has \(fileSize)")
-        }
-        // Reading every table's root catches most damage without a full integrity check.
-        let statement = try connection.prepare("PRAGMA quick_check(1)")
-        defer { statement.reset() }
-        if try statement.step() {
-            let result = statement.string(at: 0)
-            if result != "ok" {
-                throw PersistError(.notADatabase, "\(path) is damaged: \(result)")
-            }
-        }
-    }
-
-    private static func readMetadata(_ connection: SQLiteConnection) throws -> [String: String] {
-        let statement = try connection.prepare("SELECT key, value FROM \(SQLName.quote(metadataTable))")
-        var result: [String: String] = [:]
-        while try statement.step() {
-            result[statement.string(at: 0)] = statement.string(at: 1)
-        }
-        return result
-    }
-
-    private static func createSchema(_ connection: SQLiteConnection, model: ManagedObjectModel, identifier: String) throws {
-        try connection.inImmediateTransaction {
-            try connection.execute("CREATE TABLE \(SQLName.quote(metadataTable)) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
-            for entity in model.entities {
-                for statement in SchemaSQL.createStatements(for: entity) {
-                    try connection.execute(statement)
-                }
-            }
-            let insert = try connection.prepare("INSERT INTO \(SQLName.quote(metadataTable)) (key, value) VALUES (?, ?)")
-            let document = String(decoding: model.document, as: UTF8.self)
-            for (key, value) in [("formatVersion", "1"), ("storeIdentifier", identifier),
-                                 ("versionHash", model.versionHash), ("modelDocument", document)] {
-                insert.reset()
-                try insert.bind([.text(key), .text(value)])
-                try insert.run()
-            }
-        }
-    }
+    /// Whether saves are refused: the store was opened read-only, or cannot be written.
+    var isReadOnly: Bool { readOnlyReason != nil }
 
     // MARK: Access
 
@@ -185,6 +70,10 @@ final class SQLiteStore: @unchecked Sendable {
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction; if it commits, logs the change it
     /// returns for the other contexts.
     func save(origin: Int, _ body: (SQLiteConnection) throws -> StoreChange) throws -> Int {
+        if let readOnlyReason {
+            throw PersistError(.cannotOpenStore, "The store \(displayPath) is read-only (\(readOnlyReason)): nothing was saved",
+                               store: displayPath)
+        }
         lock.lock()
         defer { lock.unlock() }
         var change: StoreChange

@@ -17,16 +17,30 @@ public struct StoreDescription: Sendable {
     public var synchronous: SynchronousMode
     /// How long a save waits for another process's write lock before failing.
     public var busyTimeout: TimeInterval
+    /// Open the store for reading only: fetches work, a save throws `.cannotOpenStore`.
+    ///
+    /// A store this process cannot write (the file, or its directory, is not writable) opens
+    /// read-only without asking; a store that does not exist yet cannot be opened read-only.
+    /// A read-only store sees what other processes save, through the `-shm` file SQLite keeps
+    /// next to it; in a directory this process cannot write, where that file cannot be made,
+    /// the store is read as it was when opened.
+    public var isReadOnly: Bool
 
     /// An SQLite database file at `url` (created if missing; its directory must exist), in WAL
-    /// mode.
-    public static func sqlite(_ url: URL, synchronous: SynchronousMode = .full, busyTimeout: TimeInterval = 5) -> StoreDescription {
-        StoreDescription(kind: .sqlite(url), synchronous: synchronous, busyTimeout: busyTimeout)
+    /// mode. A symbolic link is followed: the store, and its `-wal` and `-shm` files, are at
+    /// the link's target.
+    ///
+    /// ```swift
+    /// let archive = try PersistentContainer(model: model, store: .sqlite(url, readOnly: true))
+    /// ```
+    public static func sqlite(_ url: URL, synchronous: SynchronousMode = .full, busyTimeout: TimeInterval = 5,
+                              readOnly: Bool = false) -> StoreDescription {
+        StoreDescription(kind: .sqlite(url), synchronous: synchronous, busyTimeout: busyTimeout, isReadOnly: readOnly)
     }
 
     /// A private in-memory SQLite database: same semantics as a file, gone with the container.
     public static var inMemory: StoreDescription {
-        StoreDescription(kind: .inMemory, synchronous: .off, busyTimeout: 5)
+        StoreDescription(kind: .inMemory, synchronous: .off, busyTimeout: 5, isReadOnly: false)
     }
 
     /// The file URL, for `.sqlite` stores.

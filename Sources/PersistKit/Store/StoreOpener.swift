@@ -1,0 +1,121 @@
+import Foundation
+
+/// Opens a store's connection: makes a new store (its schema and metadata in one transaction),
+/// or checks an existing one without writing to it.
+///
+/// Processes may open the same new store at the same moment, and any of them may be killed at
+/// any point: deciding that a file is new, and creating the store in it, happen together under
+/// SQLite's write lock, and a file whose creation never committed counts as new.
+enum StoreOpener {
+    /// An open, checked connection and what was learnt opening it.
+    struct Opened {
+        let connection: SQLiteConnection
+        let identifier: String
+        /// Why the store can only be read, or nil when it can be written.
+        let readOnlyReason: String?
+    }
+
+    static func open(model: ManagedObjectModel, description: StoreDescription) throws -> Opened {
+        let configuration = SQLiteConnection.Configuration(synchronous: description.synchronous,
+                                                          busyTimeout: description.busyTimeout)
+        guard case .sqlite(let url) = description.kind else {
+            let connection = try SQLiteConnection(path: ":memory:", configuration: configuration)
+            guard let identifier = try connection.inImmediateTransaction({ try createSchema(connection, model: model) }) else {
+                throw PersistError(.misuse, "A new in-memory database already had a schema")
+            }
+            try connection.configureForWriting(configuration)
+            return Opened(connection: connection, identifier: identifier, readOnlyReason: nil)
+        }
+        let file = try StoreFile(url: url, readOnly: description.isReadOnly)
+        if let reason = file.readOnlyReason {
+            return try openReadOnly(file, model: model, configuration: configuration, reason: reason)
+        }
+        return try openForWriting(file, model: model, configuration: configuration)
+    }
+
+    // MARK: Writing
+
+    private static func openForWriting(_ file: StoreFile, model: ManagedObjectModel,
+                                       configuration: SQLiteConnection.Configuration) throws -> Opened {
+        let walExisted = FileManager.default.fileExists(atPath: file.realPath + "-wal")
+        let connection = try SQLiteConnection(path: file.realPath, configuration: configuration)
+        let identifier: String
+        do {
+            identifier = try identifyOrCreate(connection, file: file, model: model)
+        } catch {
+            // Refused: a WAL another process left stays as it is; one we created (empty)
+            // goes away on close, as SQLite does for the last connection.
+            if !walExisted { connection.allowCheckpointOnClose() }
+            throw error
+        }
+        try connection.configureForWriting(configuration)
+        return Opened(connection: connection, identifier: identifier, readOnlyReason: nil)
+    }
+
+    /// The identifier of the store the file holds, checked against `model`, or of the store
+    /// made now in a file that holds nothing yet.
+    private static func identifyOrCreate(_ connection: SQLiteConnection, file: StoreFile, model: ManagedObjectModel) throws -> String {
+        let objects = try connection.singleInt("SELECT count(*) FROM sqlite_master") ?? 0
+        if objects == 0 {
+            // Decided under the write lock: of processes opening a new store together, one
+            // creates it and the others find its schema when they get the lock.
+            let created: String? = try connection.inImmediateTransaction {
+                switch try StoreSchemaCheck.contents(of: connection, path: file.path, realPath: file.realPath) {
+                case .store: return nil
+                case .blank, .unfinished: return try createSchema(connection, model: model)
+                }
+            }
+            if let created { return created }
+        }
+        _ = try StoreSchemaCheck.contents(of: connection, path: file.path, realPath: file.realPath)
+        return try StoreSchemaCheck.validate(connection, model: model, path: file.path, realPath: file.realPath)
+    }
+
+    /// Creates the tables, indexes and metadata of a new store, within the caller's
+    /// transaction; nil if the database already has a schema.
+    private static func createSchema(_ connection: SQLiteConnection, model: ManagedObjectModel) throws -> String? {
+        guard try connection.singleInt("SELECT count(*) FROM sqlite_master") == 0 else { return nil }
+        let identifier = UUID().uuidString
+        try connection.execute("CREATE TABLE \(SQLName.quote(SQLiteStore.metadataTable)) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
+        for entity in model.entities {
+            for statement in SchemaSQL.createStatements(for: entity) {
+                try connection.execute(statement)
+            }
+        }
+        let insert = try connection.prepare("INSERT INTO \(SQLName.quote(SQLiteStore.metadataTable)) (key, value) VALUES (?, ?)")
+        let document = String(decoding: model.document, as: UTF8.self)
+        for (key, value) in [("formatVersion", String(StoreSchemaCheck.formatVersion)), ("storeIdentifier", identifier),
+                             ("versionHash", model.versionHash), ("modelDocument", document)] {
+            insert.reset()
+            try insert.bind([.text(key), .text(value)])
+            try insert.run()
+        }
+        return identifier
+    }
+
+    // MARK: Reading only
+
+    /// Opens a store this process cannot (or chose not to) write.
+    ///
+    /// With no WAL file nothing is pending and no writer is active: the file is checked through
+    /// an immutable connection, which creates no -wal or -shm file, so a refused open leaves
+    /// nothing behind. The connection kept afterwards reads live (it sees other processes'
+    /// saves) through a -shm file SQLite makes next to the store; where the directory cannot
+    /// be written, the immutable one is kept, and reads the file as it is.
+    private static func openReadOnly(_ file: StoreFile, model: ManagedObjectModel,
+                                     configuration: SQLiteConnection.Configuration, reason: String) throws -> Opened {
+        var live = configuration
+        live.readOnly = true
+        var immutable = live
+        immutable.immutable = true
+        let walExisted = FileManager.default.fileExists(atPath: file.realPath + "-wal")
+        let checked = try SQLiteConnection(path: file.realPath, configuration: walExisted ? live : immutable)
+        guard try StoreSchemaCheck.contents(of: checked, path: file.path, realPath: file.realPath) == .store else {
+            throw PersistError(.cannotOpenStore, "Cannot create store \(file.path): \(reason)", store: file.path)
+        }
+        let identifier = try StoreSchemaCheck.validate(checked, model: model, path: file.path, realPath: file.realPath)
+        let keepsChecked = walExisted || access(file.directory, W_OK) != 0
+        let connection = keepsChecked ? checked : try SQLiteConnection(path: file.realPath, configuration: live)
+        return Opened(connection: connection, identifier: identifier, readOnlyReason: reason)
+    }
+}

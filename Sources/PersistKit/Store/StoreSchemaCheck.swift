@@ -1,0 +1,140 @@
+import Foundation
+
+/// What an open database holds, and whether it is a PersistKit store of a given model:
+/// checked without writing anything, so that a refused file stays byte-identical.
+enum StoreSchemaCheck {
+    /// The store format this version of PersistKit writes and reads (metadata `formatVersion`).
+    static let formatVersion = 1
+
+    /// What a database holds, as far as opening it is concerned.
+    enum Contents {
+        /// Nothing at all: a new or empty file, or a creation that never committed.
+        case blank
+        /// No schema, but switched to WAL: a store whose creation was interrupted by an older
+        /// PersistKit, which switched to WAL before creating the schema.
+        case unfinished
+        /// A PersistKit store (of some model).
+        case store
+    }
+
+    /// What the database at `file` holds.
+    ///
+    /// - Throws: ``PersistError`` `.incompatibleModel` for an SQLite database that is not a
+    ///   PersistKit store.
+    static func contents(of connection: SQLiteConnection, path: String, realPath: String) throws -> Contents {
+        let objects = try connection.singleInt("SELECT count(*) FROM sqlite_master") ?? 0
+        if objects == 0 {
+            let size = (try? FileManager.default.attributesOfItem(atPath: realPath)[.size] as? NSNumber)?.intValue ?? 0
+            // (Not `PRAGMA page_count`: within a write transaction a new file already counts page 1.)
+            if size == 0 { return .blank }
+            if try connection.singleText("PRAGMA journal_mode")?.lowercased() == "wal" { return .unfinished }
+            throw PersistError(.incompatibleModel, "\(path) is an empty SQLite database, not a PersistKit store")
+        }
+        let tables = try connection.singleInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                              [.text(SQLiteStore.metadataTable)]) ?? 0
+        guard tables == 1 else {
+            throw PersistError(.incompatibleModel,
+                               "\(path) is an SQLite database but not a PersistKit store (it has no \(SQLiteStore.metadataTable) table)")
+        }
+        return .store
+    }
+
+    /// Checks that a database holding a store is undamaged, of this format, of `model`, with
+    /// every table and column the model needs and no others. Returns the store's identifier.
+    ///
+    /// - Throws: ``PersistError`` `.notADatabase` (truncated or damaged) or `.incompatibleModel`
+    ///   (another format, another model, a table or column missing or extra).
+    static func validate(_ connection: SQLiteConnection, model: ManagedObjectModel, path: String, realPath: String) throws -> String {
+        try checkNotTruncated(connection, path: path, realPath: realPath)
+        let metadata = try readMetadata(connection)
+        try checkFormatVersion(metadata["formatVersion"], path: path)
+        guard let storedHash = metadata["versionHash"], let identifier = metadata["storeIdentifier"] else {
+            throw PersistError(.incompatibleModel, "\(path) is a damaged PersistKit store: its metadata lacks the model hash or store identifier")
+        }
+        if storedHash != model.versionHash {
+            var error = PersistError(.incompatibleModel,
+                "\(path) was written with another model (hash \(storedHash.prefix(12))..., this model is \(model.versionHash.prefix(12))...); "
+                + "it was left untouched. Migration is not supported yet.", store: path)
+            error.storeVersion = storedHash
+            error.modelVersion = model.versionHash
+            throw error
+        }
+        for entity in model.entities {
+            try checkTable(of: entity, connection, path: path)
+        }
+        return identifier
+    }
+
+    private static func checkFormatVersion(_ text: String?, path: String) throws {
+        let current = String(formatVersion)
+        guard let text else {
+            throw PersistError(.incompatibleModel, "\(path) is a damaged PersistKit store: its metadata lacks the store format version", store: path)
+        }
+        guard text != current else { return }
+        let message: String
+        if let version = Int(text), version > formatVersion {
+            message = "\(path) was written in store format version \(version), but this version of PersistKit reads "
+                + "format version \(current) only; it was left untouched. Open it with a newer PersistKit."
+        } else {
+            message = "\(path) has an unknown store format version '\(text)' (this version of PersistKit reads "
+                + "format version \(current)); it was left untouched"
+        }
+        var error = PersistError(.incompatibleModel, message, store: path)
+        error.storeVersion = text
+        error.modelVersion = current
+        throw error
+    }
+
+    /// The entity's table has exactly the columns the model reads and writes: a missing one
+    /// would fail every read, and an extra one (NOT NULL, say) could fail every insert.
+    private static func checkTable(of entity: EntityDescription, _ connection: SQLiteConnection, path: String) throws {
+        let statement = try connection.prepare("SELECT name FROM pragma_table_info(?)")
+        try statement.bind([.text(entity.name)])
+        var columns: [String] = []
+        while try statement.step() { columns.append(statement.string(at: 0)) }
+        guard !columns.isEmpty else {
+            throw PersistError(.incompatibleModel, "\(path) does not match the model: it has no table \(entity.name) for the entity "
+                               + "\(entity.name); it was left untouched", entity: entity.name, store: path)
+        }
+        let expected = [SchemaSQL.primaryKey, SchemaSQL.version] + entity.attributeNames
+        let extra = columns.filter { !expected.contains($0) }
+        if let missing = expected.first(where: { !columns.contains($0) }) {
+            let instead = extra.isEmpty ? "" : " (it has \(extra.joined(separator: ", ")) instead)"
+            throw PersistError(.incompatibleModel, "\(path) does not match the model: the table \(entity.name) has no column "
+                               + "\(missing)\(instead); it was left untouched", entity: entity.name, attribute: missing, store: path)
+        }
+        if let first = extra.first {
+            throw PersistError(.incompatibleModel, "\(path) does not match the model: the table \(entity.name) has a column "
+                               + "\(first) the model does not have; it was left untouched", entity: entity.name, attribute: first, store: path)
+        }
+    }
+
+    private static func checkNotTruncated(_ connection: SQLiteConnection, path: String, realPath: String) throws {
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: realPath + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+        guard walSize == 0 else { return }   // pages may legitimately live in the WAL
+        let pageCount = try connection.singleInt("PRAGMA page_count") ?? 0
+        let pageSize = try connection.singleInt("PRAGMA page_size") ?? 0
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: realPath)[.size] as? NSNumber)?.int64Value ?? 0
+        if pageCount * pageSize > fileSize {
+            throw PersistError(.notADatabase, "\(path) is truncated: it should hold \(pageCount * pageSize) bytes but has \(fileSize)")
+        }
+        // Reading every table's root catches most damage without a full integrity check.
+        let statement = try connection.prepare("PRAGMA quick_check(1)")
+        defer { statement.reset() }
+        if try statement.step() {
+            let result = statement.string(at: 0)
+            if result != "ok" {
+                throw PersistError(.notADatabase, "\(path) is damaged: \(result)")
+            }
+        }
+    }
+
+    private static func readMetadata(_ connection: SQLiteConnection) throws -> [String: String] {
+        let statement = try connection.prepare("SELECT key, value FROM \(SQLName.quote(SQLiteStore.metadataTable))")
+        var result: [String: String] = [:]
+        while try statement.step() {
+            result[statement.string(at: 0)] = statement.string(at: 1)
+        }
+        return result
+    }
+}
