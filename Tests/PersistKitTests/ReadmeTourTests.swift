@@ -8,7 +8,8 @@ final class Note: ManagedObject {
     @Attribute var title: String               // required: a save fails until it is set
     @Attribute var body: String?               // optional
     @Attribute var isPinned = false            // default false
-    @Attribute var created = Date()
+    @Attribute var created = Date.distantPast
+    override func awakeFromInsert() { created = Date() }   // each new note's own moment
 }
 
 final class ReadmeTourTests: XCTestCase {

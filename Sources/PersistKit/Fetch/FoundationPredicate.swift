@@ -13,7 +13,7 @@ extension FetchPredicate {
     /// Supported: `==`, `!=`, `<`, `<=`, `>`, `>=` between an attribute (`$0.due`) and a value
     /// (on either side), `&&`, `||`, `!`, `true`/`false`; optionals (`$0.due == nil`,
     /// `$0.notes ?? ""`, `$0.notes?.contains("x") == true`, `flatMap`, `!`); `contains(_:)` and
-    /// `starts(with:)` on strings (exact, by bytes, like ``contains(_:_:options:)``);
+    /// `starts(with:)` on strings (exact, by bytes, like `contains(_:_:options:)`);
     /// `[1, 2].contains($0.count)` and `(1...5).contains($0.count)`; `+`, `-`, `*`, `/` and unary
     /// `-` of an attribute and values (`$0.count + 1 > 5`); `? :`;
     /// `$0.due!.timeIntervalSinceReferenceDate`, `.timeIntervalSince1970` and an enum's

@@ -40,6 +40,7 @@ public protocol FetchedResultsControllerDelegate<Result>: AnyObject {
     /// A section was inserted or deleted.
     ///
     /// - Parameters:
+    ///   - controller: The controller whose results changed.
     ///   - name: The section's name (``ResultsSection/name``): for a deleted section, the name it had.
     ///   - index: The section's index: in the old results for a deletion, in the new ones for an insertion.
     ///   - type: `.delete` or `.insert`.
@@ -49,6 +50,7 @@ public protocol FetchedResultsControllerDelegate<Result>: AnyObject {
     /// An object was inserted, deleted, moved or updated.
     ///
     /// - Parameters:
+    ///   - controller: The controller whose results changed.
     ///   - object: The object; for a deletion, the object that left (it may be deleted or no
     ///     longer match).
     ///   - indexPath: Its path in the old results; nil for an insertion.
