@@ -41,18 +41,24 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What every test target shares: temporary directories, seeds, error expectations.
+        .target(
+            name: "PersistKitTestSupport",
+            dependencies: ["PersistKit"],
+            path: "Tests/PersistKitTestSupport"
+        ),
         .testTarget(
             name: "PersistKitTests",
-            dependencies: ["PersistKit", "PersistKitText"]
+            dependencies: ["PersistKit", "PersistKitText", "PersistKitTestSupport"]
         ),
         .testTarget(
             name: "TaskModelTests",
-            dependencies: ["TaskModel", "PersistKit"]
+            dependencies: ["TaskModel", "PersistKit", "PersistKitTestSupport"]
         ),
         // Depends on `tasks` so that the binary is built before the tests that run it.
         .testTarget(
             name: "TasksCLITests",
-            dependencies: ["tasks"]
+            dependencies: ["tasks", "PersistKitTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import PersistKitTestSupport
 import XCTest
 @testable import PersistKit
 
@@ -202,19 +203,6 @@ private func samples() throws -> [EverythingValues] {
     big.date = Date(timeIntervalSince1970: 1_700_000_000)
     big.int64 = -9_007_199_254_740_993
     return [maximum, minimum, special, tiny, fractions, big]
-}
-
-private func expectError<T>(_ body: @autoclosure () throws -> T, _ code: PersistError.Code, _ message: String = "",
-                            file: StaticString = #filePath, line: UInt = #line,
-                            _ check: (PersistError) -> Void = { _ in }) {
-    XCTAssertThrowsError(try body(), message, file: file, line: line) { error in
-        guard let error = error as? PersistError else {
-            XCTFail("Expected a PersistError, got \(type(of: error)): \(error). \(message)", file: file, line: line)
-            return
-        }
-        XCTAssertEqual(error.code, code, "\(message): \(error)", file: file, line: line)
-        check(error)
-    }
 }
 
 private func rawSQL(_ container: PersistentContainer, _ sql: String) throws {

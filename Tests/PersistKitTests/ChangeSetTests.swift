@@ -1,4 +1,5 @@
 import Foundation
+import PersistKitTestSupport
 import XCTest
 @testable import PersistKit
 
@@ -377,7 +378,7 @@ final class ChangeSetTests: XCTestCase {
     // MARK: - Generated oracle
 
     func testGeneratedChangesAgainstOracle() throws {
-        let baseSeed: UInt64 = ProcessInfo.processInfo.environment["PERSISTKIT_SEED"].flatMap(UInt64.init) ?? 20_240_601
+        let baseSeed = testSeed("ChangeSetTests.testGeneratedChangesAgainstOracle")
         let caseCount = 6_000
         var bruteForced = 0, moveTotal = 0, relocatedTotal = 0
         for index in 0..<caseCount {

@@ -1,4 +1,5 @@
 import Foundation
+import PersistKitTestSupport
 import XCTest
 
 /// The entry point of child processes (see `ChildProcess`), and a check that one can be started.

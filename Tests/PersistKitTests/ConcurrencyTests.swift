@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PersistKitTestSupport
 import XCTest
 @testable import PersistKit
 
@@ -21,19 +22,6 @@ private final class FailureLog: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return messages
-    }
-}
-
-private func expectError<T>(_ body: @autoclosure () throws -> T, _ code: PersistError.Code, _ message: String = "",
-                            file: StaticString = #filePath, line: UInt = #line,
-                            _ check: (PersistError) -> Void = { _ in }) {
-    XCTAssertThrowsError(try body(), message, file: file, line: line) { error in
-        guard let error = error as? PersistError else {
-            XCTFail("Expected a PersistError, got \(type(of: error)): \(error). \(message)", file: file, line: line)
-            return
-        }
-        XCTAssertEqual(error.code, code, "\(message): \(error)", file: file, line: line)
-        check(error)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PersistKitTestSupport
 import XCTest
 @testable import PersistKit
 
@@ -44,9 +45,7 @@ final class ControllerCatchUpTests: XCTestCase {
     }
 
     private func seed(_ name: String) -> UInt64 {
-        let seed = testSeed(name)
-        print("\(name) seed: \(seed) (set PERSISTKIT_SEED=\(seed) to replay)")
-        return seed
+        testSeed(name)
     }
 
     func testAnotherProcessReplacingEveryRowIsOneRefetch() throws {

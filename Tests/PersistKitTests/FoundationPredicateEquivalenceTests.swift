@@ -1,4 +1,5 @@
 import Foundation
+import PersistKitTestSupport
 import XCTest
 @testable import PersistKit
 
@@ -31,8 +32,7 @@ final class FoundationPredicateEquivalenceTests: XCTestCase {
     }
 
     func testGeneratedFoundationPredicatesAgreeInSQLAndInMemory() throws {
-        let seed = testSeed(#function)
-        print("FoundationPredicateEquivalenceTests.testGeneratedFoundationPredicatesAgreeInSQLAndInMemory seed: \(seed) (set PERSISTKIT_SEED=\(seed) to replay)")
+        let seed = testSeed("FoundationPredicateEquivalenceTests.\(#function)")
         var rng = SeededGenerator(seed: seed)
         let directory = TemporaryDirectory()
         let model = try ManagedObjectModel(entities: [Sample.self])
@@ -81,8 +81,7 @@ final class FoundationPredicateEquivalenceTests: XCTestCase {
     }
 
     func testGeneratedFoundationPredicatesAgreeWithFoundationEvaluate() throws {
-        let seed = testSeed(#function)
-        print("FoundationPredicateEquivalenceTests.testGeneratedFoundationPredicatesAgreeWithFoundationEvaluate seed: \(seed) (set PERSISTKIT_SEED=\(seed) to replay)")
+        let seed = testSeed("FoundationPredicateEquivalenceTests.\(#function)")
         var rng = SeededGenerator(seed: seed)
         let directory = TemporaryDirectory()
         let context = try PersistentContainer(model: ManagedObjectModel(entities: [Sample.self]),

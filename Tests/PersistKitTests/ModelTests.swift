@@ -1,4 +1,5 @@
 import Foundation
+import PersistKitTestSupport
 import XCTest
 @testable import PersistKit
 
@@ -131,17 +132,11 @@ private final class MTThingUnique: ManagedObject {
 
 // MARK: Helpers
 
+/// `expectError` with `.invalidModel` as the default code.
 private func expectModelError<T>(_ body: @autoclosure () throws -> T, _ code: PersistError.Code = .invalidModel,
                               _ message: String = "", file: StaticString = #filePath, line: UInt = #line,
                               _ check: (PersistError) -> Void = { _ in }) {
-    XCTAssertThrowsError(try body(), message, file: file, line: line) { error in
-        guard let error = error as? PersistError else {
-            XCTFail("Expected a PersistError, got \(type(of: error)): \(error)", file: file, line: line)
-            return
-        }
-        XCTAssertEqual(error.code, code, "\(message): \(error)", file: file, line: line)
-        check(error)
-    }
+    expectError(try body(), code, message, file: file, line: line, check)
 }
 
 /// A container over an explicit model, on a fresh store of `kind` in `directory`.

@@ -1,3 +1,4 @@
+import PersistKitTestSupport
 import XCTest
 @testable import PersistKit
 
@@ -487,9 +488,8 @@ final class PredicateFormatParserTests: XCTestCase {
 
     // MARK: - Generated well-formed predicates
 
-    private static func seed() -> UInt64 {
-        if let text = ProcessInfo.processInfo.environment["PREDICATE_FUZZ_SEED"], let seed = UInt64(text) { return seed }
-        return 0x5EED_F00D_2024
+    private static func seed(_ name: String = #function) -> UInt64 {
+        testSeed("PredicateFormatParserTests.\(name)")
     }
 
     /// Builds a random well-formed format and its expected rendering.
@@ -640,7 +640,6 @@ final class PredicateFormatParserTests: XCTestCase {
 
     func testFuzzNeverCrashes() {
         let seed = Self.seed() ^ 0xF0F0
-        print("PredicateFormatParser fuzz seed: \(seed) (set PREDICATE_FUZZ_SEED to reproduce)")
         var rng = SeededGenerator(seed: seed)
         var parsed = 0
         var rejected = 0

@@ -1,5 +1,6 @@
 import Foundation
 import PersistKit
+import PersistKitTestSupport
 import XCTest
 
 // The README's tour, compiled and run as a user's file would be: Foundation and PersistKit

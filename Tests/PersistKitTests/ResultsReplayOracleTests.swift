@@ -1,3 +1,4 @@
+import PersistKitTestSupport
 import XCTest
 @testable import PersistKit
 

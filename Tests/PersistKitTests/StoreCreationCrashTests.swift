@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PersistKitTestSupport
 import XCTest
 @testable import PersistKit
 
@@ -9,8 +10,7 @@ final class StoreCreationCrashTests: XCTestCase {
     static let childRole = "first-open"
 
     func testKilledDuringFirstOpenTheStoreOpensAgain() throws {
-        let seed = testSeed("StoreCreationCrashTests")
-        print("StoreCreationCrashTests.testKilledDuringFirstOpenTheStoreOpensAgain seed: \(seed) (set PERSISTKIT_SEED=\(seed) to replay)")
+        let seed = testSeed("StoreCreationCrashTests.testKilledDuringFirstOpenTheStoreOpensAgain")
         var generator = SeededGenerator(seed: seed)
         let kills = ChildProcess.isCI ? 10 : 30
         let directory = TemporaryDirectory()

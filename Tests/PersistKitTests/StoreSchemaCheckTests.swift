@@ -1,4 +1,5 @@
 import Foundation
+import PersistKitTestSupport
 import XCTest
 @testable import PersistKit
 

@@ -1,11 +1,12 @@
 import Foundation
+import PersistKitTestSupport
 import XCTest
 @testable import PersistKit
 @testable import PersistKitText
 
 /// Tests of ``TextFolding``, ``TextMatcher`` and ``TextCollation``: named cases, then generated ones.
 ///
-/// Generated tests print their seed; set `PERSISTKIT_TEST_SEED` to replay a failure.
+/// Generated tests print their seed; set `PERSISTKIT_SEED` to replay a failure.
 final class TextMatchingTests: XCTestCase {
     private let cd: TextOptions = [.caseInsensitive, .diacriticInsensitive]
 
@@ -317,10 +318,7 @@ final class TextMatchingTests: XCTestCase {
     }
 
     private func makeRNG(_ name: String) -> SeededGenerator {
-        let seed = ProcessInfo.processInfo.environment["PERSISTKIT_TEST_SEED"].flatMap { UInt64($0) }
-            ?? 0x5EED_2024_0000_0001
-        print("\(name): seed \(seed) (set PERSISTKIT_TEST_SEED to replay)")
-        return SeededGenerator(seed: seed)
+        SeededGenerator(seed: testSeed(name))
     }
 
     func testGeneratedMatchingAgreesWithReference() {

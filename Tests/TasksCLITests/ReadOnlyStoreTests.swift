@@ -1,3 +1,4 @@
+import PersistKitTestSupport
 import Foundation
 import XCTest
 

@@ -1,4 +1,5 @@
 import Foundation
+import PersistKitTestSupport
 import XCTest
 
 /// This test binary started again as a child process that plays one role (see

@@ -4,10 +4,10 @@ import XCTest
 /// Files and directories made immutable with `chattr +i` until ``release()`` (or deinit): the
 /// one kind of read-only that holds for root too, who writes through any file permission.
 /// Where `chattr` is missing or the file system refuses it, the test is skipped.
-final class ImmutableFiles {
+public final class ImmutableFiles {
     private var urls: [URL] = []
 
-    init(_ urls: [URL]) throws {
+    public init(_ urls: [URL]) throws {
         for url in urls {
             guard Self.chattr("+i", url) else {
                 release()
@@ -18,7 +18,7 @@ final class ImmutableFiles {
     }
 
     /// Makes everything writable again (so the temporary directory can be removed).
-    func release() {
+    public func release() {
         for url in urls.reversed() { _ = Self.chattr("-i", url) }
         urls = []
     }
