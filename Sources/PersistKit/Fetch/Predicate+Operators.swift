@@ -31,26 +31,53 @@ public func >= <Root: ManagedObject, Value: AttributeValue>(lhs: KeyPath<Root, V
 }
 
 /// Objects that satisfy both predicates.
+///
+/// Chains share their terms: `p = p && q` in a loop takes time linear in the number of terms.
 public func && <Root: ManagedObject>(lhs: Predicate<Root>, rhs: Predicate<Root>) -> Predicate<Root> {
-    switch (lhs.node, rhs.node) {
-    case (.and(let a), .and(let b)): return Predicate(node: .and(a + b))
-    case (.and(let a), let b): return Predicate(node: .and(a + [b]))
-    case (let a, .and(let b)): return Predicate(node: .and([a] + b))
-    case (let a, let b): return Predicate(node: .and([a, b]))
-    }
+    .combining(lhs, rhs, conjunction: true)
 }
 
 /// Objects that satisfy either predicate.
 public func || <Root: ManagedObject>(lhs: Predicate<Root>, rhs: Predicate<Root>) -> Predicate<Root> {
-    switch (lhs.node, rhs.node) {
-    case (.or(let a), .or(let b)): return Predicate(node: .or(a + b))
-    case (.or(let a), let b): return Predicate(node: .or(a + [b]))
-    case (let a, .or(let b)): return Predicate(node: .or([a] + b))
-    case (let a, let b): return Predicate(node: .or([a, b]))
+    .combining(lhs, rhs, conjunction: false)
+}
+
+/// Objects that do not satisfy the predicate (`!!p` is `p`).
+public prefix func ! <Root: ManagedObject>(predicate: Predicate<Root>) -> Predicate<Root> {
+    switch predicate.storage {
+    case .node(.not(let inner)): return Predicate(node: inner, nesting: predicate.nesting.negated)
+    case .node(.constant(let value)): return Predicate(node: .constant(!value), nesting: .leaf)
+    default: return Predicate(node: .not(predicate.node), nesting: predicate.nesting.negated)
     }
 }
 
-/// Objects that do not satisfy the predicate.
-public prefix func ! <Root: ManagedObject>(predicate: Predicate<Root>) -> Predicate<Root> {
-    Predicate(node: .not(predicate.node))
+extension Predicate {
+    /// `lhs && rhs` or `lhs || rhs`: extends a chain of the same kind on either side in place
+    /// (see ``PredicateChain``), or starts one. A result nested more deeply than
+    /// ``PredicateNode/maximumNesting`` is an invalid predicate (fetching with it throws), so no
+    /// tree ever grows deep enough to exhaust a stack.
+    static func combining(_ lhs: Predicate, _ rhs: Predicate, conjunction: Bool) -> Predicate {
+        let nesting = PredicateNesting.group(conjunction ? .and : .or, [lhs.nesting, rhs.nesting])
+        if nesting.depth > PredicateNode.maximumNesting {
+            return Predicate(node: .invalid(PredicateNode.nestingError(nesting.depth)), nesting: .leaf)
+        }
+        if case .chain(let view) = lhs.storage, view.isConjunction == conjunction {
+            return Predicate(chain: PredicateChain.appending(rhs.terms(conjunction), to: view), nesting: nesting)
+        }
+        if case .chain(let view) = rhs.storage, view.isConjunction == conjunction {
+            return Predicate(chain: PredicateChain.prepending(lhs.terms(conjunction), to: view), nesting: nesting)
+        }
+        let terms = lhs.terms(conjunction) + rhs.terms(conjunction)
+        return Predicate(chain: PredicateChain.make(isConjunction: conjunction, terms: terms), nesting: nesting)
+    }
+
+    /// What the predicate adds to a chain: its terms when it is a group of that kind, else itself.
+    func terms(_ conjunction: Bool) -> [PredicateNode] {
+        switch storage {
+        case .chain(let view) where view.isConjunction == conjunction: return view.terms
+        case .node(.and(let terms)) where conjunction: return terms
+        case .node(.or(let terms)) where !conjunction: return terms
+        default: return [node]
+        }
+    }
 }

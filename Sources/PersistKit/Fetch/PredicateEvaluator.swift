@@ -1,5 +1,8 @@
 /// Evaluates a resolved predicate on an object's stored values, with SQLite's comparison rules
 /// and the same text functions SQL calls, so it agrees with the SQL compiler.
+///
+/// It works on the normalized tree (``PredicateNode/normalized()``), as the SQL compiler does:
+/// groups there nest at most ``PredicateNode/maximumNesting`` levels, so recursion stays shallow.
 struct PredicateEvaluator {
     private indirect enum Compiled {
         case constant(Bool)
@@ -9,12 +12,13 @@ struct PredicateEvaluator {
         case compare(Int, ComparisonOperator, SQLValue)
         case text(Int, TextMatchOperator, String, StringComparisonOptions)
         case inList(Int, [SQLValue])
+        case matches(Int, PredicateRegex)
     }
 
     private let compiled: Compiled
 
     init(node: PredicateNode, entity: EntityDescription) throws {
-        compiled = try PredicateEvaluator.compile(node, entity)
+        compiled = try PredicateEvaluator.compile(try node.normalized(), entity)
     }
 
     private static func slot(_ name: String, _ entity: EntityDescription) throws -> Int {
@@ -35,6 +39,8 @@ struct PredicateEvaluator {
         case .compare(let name, let op, let value): return .compare(try slot(name, entity), op, value)
         case .text(let name, let op, let pattern, let options): return .text(try slot(name, entity), op, pattern, options)
         case .inList(let name, let values): return .inList(try slot(name, entity), values)
+        case .matches(let name, let regex): return .matches(try slot(name, entity), regex)
+        case .variable(let variable): throw variable.unsubstitutedError
         }
     }
 
@@ -75,6 +81,9 @@ struct PredicateEvaluator {
         case .inList(let slot, let values):
             let stored = storage[slot]
             return values.contains { equal(stored, $0) }
+        case .matches(let slot, let regex):
+            guard case .text(let value) = storage[slot] else { return false }
+            return regex.matches(value)
         }
     }
 

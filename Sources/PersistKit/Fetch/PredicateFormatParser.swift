@@ -9,30 +9,34 @@
 /// not         := ("NOT" | "!")* primary
 /// primary     := "TRUEPREDICATE" | "FALSEPREDICATE" | "(" or ")" | comparison
 /// comparison  := operand operator options? operand
-///              | operand "BETWEEN" options? "{" value "," value "}"
+///              | operand "BETWEEN" options? ("{" value "," value "}" | "%@" | variable)
 /// operator    := "==" | "=" | "!=" | "<>" | "<" | "<=" | "=<" | ">" | ">=" | "=>"
-///              | "CONTAINS" | "BEGINSWITH" | "ENDSWITH" | "LIKE" | "IN"
+///              | "CONTAINS" | "BEGINSWITH" | "ENDSWITH" | "LIKE" | "MATCHES" | "IN"
 /// options     := "[" ("c" | "d")+ "]"
-/// operand     := keyPath | "%K" | value
+/// operand     := keyPath | "%K" | value | variable
 /// value       := string | number | "nil" | "NULL" | "YES" | "TRUE" | "NO" | "FALSE"
 ///              | "%@" | "%d"... | "%f"... | "{" (value ("," value)*)? "}"
+/// variable    := "$" identifier
 /// keyPath     := "#"? identifier ("." "#"? identifier)*
 /// ```
 ///
+/// - `a AND b AND c` is one `.and` node of three terms (likewise OR); a parenthesized group is
+///   a child node, as written.
+/// - An even number of `NOT`s cancels out; an odd number is one `.not`.
 /// - `a BETWEEN {lo, hi}` becomes `(a >= lo AND a <= hi)`, both comparisons carrying the
-///   position of `BETWEEN` and its options.
+///   position of `BETWEEN` and its options. `a BETWEEN %@` (or `$VAR`) stays one comparison with
+///   operator `.between`: its bounds are known only when the argument is looked up.
 /// - Operands keep the order they were written in (`5 < count` stays value-then-key).
 /// - Positions, in the tree and in error messages, are offsets in `Character`s (grapheme
 ///   clusters) from the start of the format; for ASCII formats they are byte offsets.
 /// - `%@` becomes `.argument(index:)`, where `index` is the position of the argument in the
 ///   `arguments` array (every specifier, `%K` and `%d` included, consumes one argument in order).
-/// - Nesting (parentheses, `NOT`, aggregates) is limited to ``maximumNesting`` levels and the tree
-///   to ``maximumDepth`` levels, so hostile input cannot exhaust the stack.
+/// - Parentheses and aggregates nest at most ``maximumNesting`` levels, and AND/OR groups at most
+///   ``PredicateNode/maximumNesting`` levels (counted as ``PredicateNesting`` does), so hostile
+///   input cannot exhaust the stack; terms in a group and `NOT`s in a row are not limited.
 struct PredicateFormatParser {
     /// The deepest nesting of parentheses and aggregates accepted.
     static let maximumNesting = 100
-    /// The deepest expression tree accepted (a chain of n `AND`s is n levels deep).
-    static let maximumDepth = 1000
 
     /// Parses `format`, substituting arguments: `%@` becomes `.argument(index:)` (the lead looks the value up later),
     /// `%K` takes a key name from `arguments[i]` (must be a String, else invalidPredicate error),
@@ -45,17 +49,17 @@ struct PredicateFormatParser {
 
     private typealias Token = PredicateFormatLexer.Token
 
-    /// A parsed subtree and its depth.
+    /// A parsed subtree and how deeply it nests AND/OR groups.
     private struct Node {
         var expression: PredicateFormatExpression
-        var depth: Int
+        var nesting: PredicateNesting
     }
 
     private static let unsupportedWords: Set<String> = [
-        "ANY", "ALL", "SOME", "NONE", "MATCHES", "SUBQUERY", "SELF", "FUNCTION", "CAST", "ANYKEY",
+        "ANY", "ALL", "SOME", "NONE", "SUBQUERY", "SELF", "FUNCTION", "CAST", "ANYKEY",
     ]
     private static let reservedWords: Set<String> = [
-        "AND", "OR", "NOT", "IN", "LIKE", "CONTAINS", "BEGINSWITH", "ENDSWITH", "BETWEEN",
+        "AND", "OR", "NOT", "IN", "LIKE", "CONTAINS", "BEGINSWITH", "ENDSWITH", "MATCHES", "BETWEEN",
         "TRUEPREDICATE", "FALSEPREDICATE", "NIL", "NULL", "YES", "NO", "TRUE", "FALSE",
     ]
 
@@ -120,9 +124,10 @@ struct PredicateFormatParser {
         diagnostics.characterOffset(token.start)
     }
 
-    private func checkDepth(_ depth: Int, at token: Token) throws(PersistError) {
-        if depth > Self.maximumDepth {
-            throw error(token, "predicate is nested too deeply (more than \(Self.maximumDepth) levels)")
+    /// Checks a group's nesting as it grows; `token` is the operator that added the latest term.
+    private func checkNesting(_ nesting: PredicateNesting, at token: Token) throws(PersistError) {
+        if nesting.depth > PredicateNode.maximumNesting {
+            throw error(token, "predicate is nested too deeply (AND/OR groups more than \(PredicateNode.maximumNesting) levels deep)")
         }
     }
 
@@ -140,7 +145,7 @@ struct PredicateFormatParser {
         if case .end = current.kind {
             throw error(current, "the format is empty")
         }
-        let node = try parseOr()
+        let node = try parseGroup(.or)
         switch current.kind {
         case .end:
             break
@@ -156,50 +161,47 @@ struct PredicateFormatParser {
         return node.expression
     }
 
-    private mutating func parseOr() throws(PersistError) -> Node {
-        var node = try parseAnd()
+    /// `term (op term)*` for OR (terms are ANDs) or AND (terms are NOTs), gathered into one node.
+    private mutating func parseGroup(_ kind: PredicateNesting.Kind) throws(PersistError) -> Node {
+        let first = try parseTerm(of: kind)
+        var terms: [PredicateFormatExpression] = []
+        var nesting = PredicateNesting.group(kind, [first.nesting])
         while true {
-            let isOr: Bool
-            if case .or = current.kind { isOr = true } else { isOr = currentWord == "OR" }
-            guard isOr else { return node }
+            let isOperator: Bool
+            switch current.kind {
+            case .or: isOperator = kind == .or
+            case .and: isOperator = kind == .and
+            default: isOperator = currentWord == (kind == .or ? "OR" : "AND")
+            }
+            guard isOperator else { break }
             let operatorToken = current
             try advance()
-            let right = try parseAnd()
-            node = Node(expression: .or(node.expression, right.expression), depth: max(node.depth, right.depth) &+ 1)
-            try checkDepth(node.depth, at: operatorToken)
+            let term = try parseTerm(of: kind)
+            if terms.isEmpty { terms.append(first.expression) }
+            terms.append(term.expression)
+            nesting = PredicateNesting.group(kind, [nesting, term.nesting])
+            try checkNesting(nesting, at: operatorToken)
         }
+        if terms.isEmpty { return first }
+        return Node(expression: kind == .or ? .or(terms) : .and(terms), nesting: nesting)
     }
 
-    private mutating func parseAnd() throws(PersistError) -> Node {
-        var node = try parseNot()
-        while true {
-            let isAnd: Bool
-            if case .and = current.kind { isAnd = true } else { isAnd = currentWord == "AND" }
-            guard isAnd else { return node }
-            let operatorToken = current
-            try advance()
-            let right = try parseNot()
-            node = Node(expression: .and(node.expression, right.expression), depth: max(node.depth, right.depth) &+ 1)
-            try checkDepth(node.depth, at: operatorToken)
-        }
+    private mutating func parseTerm(of kind: PredicateNesting.Kind) throws(PersistError) -> Node {
+        if kind == .or { return try parseGroup(.and) }
+        return try parseNot()
     }
 
     private mutating func parseNot() throws(PersistError) -> Node {
-        var nots: [Token] = []
+        var negated = false
         while true {
             let isNot: Bool
             if case .not = current.kind { isNot = true } else { isNot = currentWord == "NOT" }
             guard isNot else { break }
-            nots.append(current)
-            try checkDepth(nots.count, at: current)
+            negated.toggle()
             try advance()
         }
-        var node = try parsePrimary()
-        for token in nots.reversed() {
-            node = Node(expression: .not(node.expression), depth: node.depth &+ 1)
-            try checkDepth(node.depth, at: token)
-        }
-        return node
+        let node = try parsePrimary()
+        return negated ? Node(expression: .not(node.expression), nesting: node.nesting.negated) : node
     }
 
     private mutating func parsePrimary() throws(PersistError) -> Node {
@@ -210,7 +212,7 @@ struct PredicateFormatParser {
             if case .rightParen = current.kind {
                 throw error(current, "expected a predicate inside the parentheses, found ')'")
             }
-            let node = try parseOr()
+            let node = try parseGroup(.or)
             guard case .rightParen = current.kind else {
                 if case .end = current.kind {
                     throw error(current, "unbalanced parentheses: expected ')' to close the '(' at position \(position(open))")
@@ -224,10 +226,10 @@ struct PredicateFormatParser {
         switch currentWord {
         case "TRUEPREDICATE":
             try advance()
-            return Node(expression: .truePredicate, depth: 1)
+            return Node(expression: .truePredicate, nesting: .leaf)
         case "FALSEPREDICATE":
             try advance()
-            return Node(expression: .falsePredicate, depth: 1)
+            return Node(expression: .falsePredicate, nesting: .leaf)
         default:
             return try parseComparison()
         }
@@ -250,6 +252,7 @@ struct PredicateFormatParser {
             case "BEGINSWITH": op = .beginsWith
             case "ENDSWITH": op = .endsWith
             case "LIKE": op = .like
+            case "MATCHES": op = .matches
             case "IN": op = .in
             case "BETWEEN":
                 op = .greaterOrEqual
@@ -267,8 +270,15 @@ struct PredicateFormatParser {
         let operatorPosition = position(operatorToken)
 
         if isBetween {
-            guard case .leftBrace = current.kind else {
-                throw error(current, "BETWEEN needs two bounds written as {low, high}, found \(describe(current))")
+            switch current.kind {
+            case .argument, .variable:
+                let bounds = try parseOperand(after: operatorToken)
+                return Node(expression: .comparison(lhs: lhs, op: .between, options: options, rhs: bounds,
+                                                    position: operatorPosition), nesting: .leaf)
+            case .leftBrace:
+                break
+            default:
+                throw error(current, "BETWEEN needs two bounds written as {low, high}, or an array argument %@, found \(describe(current))")
             }
             let boundsToken = current
             guard case .value(.list(let bounds), let boundsPosition) = try parseOperand(after: operatorToken),
@@ -281,12 +291,12 @@ struct PredicateFormatParser {
             let less = PredicateFormatExpression.comparison(
                 lhs: lhs, op: .lessOrEqual, options: options, rhs: .value(high, position: boundsPosition),
                 position: operatorPosition)
-            return Node(expression: .and(greater, less), depth: 2)
+            return Node(expression: .and([greater, less]), nesting: PredicateNesting(depth: 1, kind: .and))
         }
 
         let rhs = try parseOperand(after: operatorToken)
         return Node(expression: .comparison(lhs: lhs, op: op, options: options, rhs: rhs, position: operatorPosition),
-                    depth: 1)
+                    nesting: .leaf)
     }
 
     /// `[c]`, `[d]`, `[cd]`, `[dc]` after an operator, or nothing.
@@ -368,6 +378,7 @@ struct PredicateFormatParser {
         case .integer(let integer): value = .integer(integer)
         case .double(let double): value = .double(double)
         case .argument(let index): value = .argument(index: index)
+        case .variable(let name): value = .variable(name)
         default: return nil
         }
         try advance()
@@ -404,6 +415,9 @@ struct PredicateFormatParser {
 
     private mutating func parseAggregateElement() throws(PersistError) -> PredicateFormatValue {
         if case .leftBrace = current.kind { return try parseAggregate() }
+        if case .variable = current.kind {
+            throw error(current, "an aggregate may hold only constants, found the variable \(describe(current)) (substitute the whole list instead)")
+        }
         if let value = keywordValue {
             try advance()
             return value
