@@ -124,13 +124,6 @@ struct PredicateFormatParser {
         diagnostics.characterOffset(token.start)
     }
 
-    /// Checks a group's nesting as it grows; `token` is the operator that added the latest term.
-    private func checkNesting(_ nesting: PredicateNesting, at token: Token) throws(PersistError) {
-        if nesting.depth > PredicateNode.maximumNesting {
-            throw error(token, "predicate is nested too deeply (AND/OR groups more than \(PredicateNode.maximumNesting) levels deep)")
-        }
-    }
-
     private mutating func enterNesting(_ token: Token) throws(PersistError) {
         nesting &+= 1
         if nesting > Self.maximumNesting {
@@ -140,12 +133,97 @@ struct PredicateFormatParser {
 
     // MARK: - Predicates
 
+    /// A parenthesized group being parsed (or the whole format): its OR of ANDs so far.
+    private struct GroupFrame {
+        /// The '(' that opened the group; nil for the whole format.
+        let open: Token?
+        /// An odd number of NOTs precedes the '('.
+        let negated: Bool
+        var alternatives = GroupBuilder(kind: .or)
+        var conjuncts = GroupBuilder(kind: .and)
+    }
+
+    /// The terms of one AND or OR as they are parsed, and their nesting.
+    private struct GroupBuilder {
+        let kind: PredicateNesting.Kind
+        var terms: [Node] = []
+        /// The operator before the term being parsed (where a nesting error is reported).
+        var pendingOperator: Token?
+        /// The deepest term, counted as a child of this group.
+        var deepest = 0
+
+        init(kind: PredicateNesting.Kind) {
+            self.kind = kind
+        }
+
+        /// The group so far, as one node (the term itself when there is one).
+        var node: Node? {
+            guard terms.count > 1 else { return terms.first }
+            let expressions = terms.map(\.expression)
+            return Node(expression: kind == .or ? .or(expressions) : .and(expressions),
+                        nesting: PredicateNesting.group(kind, terms.lazy.map(\.nesting)))
+        }
+    }
+
+    /// Parses the whole format with an explicit stack of parenthesized groups, so that nesting
+    /// costs no thread stack (the parse functions' frames are large in debug builds).
     private mutating func parsePredicate() throws(PersistError) -> PredicateFormatExpression {
         try advance()
         if case .end = current.kind {
             throw error(current, "the format is empty")
         }
-        let node = try parseGroup(.or)
+        var frames = [GroupFrame(open: nil, negated: false)]
+        while true {
+            let negated = try parseNots()
+            if case .leftParen = current.kind {
+                let open = current
+                try enterNesting(open)
+                try advance()
+                if case .rightParen = current.kind {
+                    throw error(current, "expected a predicate inside the parentheses, found ')'")
+                }
+                frames.append(GroupFrame(open: open, negated: negated))
+                continue
+            }
+            var term = try parsePrimary()
+            if negated { term = Self.negate(term) }
+            // Adds the term, then closes the groups and parentheses the next token ends.
+            while let top = frames.indices.last {
+                try add(term, to: &frames[top].conjuncts)
+                if isOperator(.and) {
+                    frames[top].conjuncts.pendingOperator = current
+                    try advance()
+                    break
+                }
+                if let conjunction = frames[top].conjuncts.node {
+                    try add(conjunction, to: &frames[top].alternatives)
+                }
+                frames[top].conjuncts = GroupBuilder(kind: .and)
+                if isOperator(.or) {
+                    frames[top].alternatives.pendingOperator = current
+                    try advance()
+                    break
+                }
+                let frame = frames.removeLast()
+                guard let result = frame.alternatives.node else {
+                    throw error(current, "expected a predicate, found \(describe(current))")
+                }
+                guard let open = frame.open else { return try finish(result) }
+                guard case .rightParen = current.kind else {
+                    if case .end = current.kind {
+                        throw error(current, "unbalanced parentheses: expected ')' to close the '(' at position \(position(open))")
+                    }
+                    throw error(current, "expected ')' to close the '(' at position \(position(open)), found \(describe(current))")
+                }
+                nesting &-= 1
+                try advance()
+                term = frame.negated ? Self.negate(result) : result
+            }
+        }
+    }
+
+    /// The end of the format, after the whole predicate.
+    private func finish(_ result: Node) throws(PersistError) -> PredicateFormatExpression {
         switch current.kind {
         case .end:
             break
@@ -158,71 +236,49 @@ struct PredicateFormatParser {
         if used < argumentCount {
             throw diagnostics.argumentError(at: scalars.count, "\(argumentCount) arguments were given but the format uses only \(used)")
         }
-        return node.expression
+        return result.expression
     }
 
-    /// `term (op term)*` for OR (terms are ANDs) or AND (terms are NOTs), gathered into one node.
-    private mutating func parseGroup(_ kind: PredicateNesting.Kind) throws(PersistError) -> Node {
-        let first = try parseTerm(of: kind)
-        var terms: [PredicateFormatExpression] = []
-        var nesting = PredicateNesting.group(kind, [first.nesting])
-        while true {
-            let isOperator: Bool
-            switch current.kind {
-            case .or: isOperator = kind == .or
-            case .and: isOperator = kind == .and
-            default: isOperator = currentWord == (kind == .or ? "OR" : "AND")
-            }
-            guard isOperator else { break }
-            let operatorToken = current
-            try advance()
-            let term = try parseTerm(of: kind)
-            if terms.isEmpty { terms.append(first.expression) }
-            terms.append(term.expression)
-            nesting = PredicateNesting.group(kind, [nesting, term.nesting])
-            try checkNesting(nesting, at: operatorToken)
+    /// Adds a term to a group, refusing it when the group would nest too deeply.
+    private func add(_ term: Node, to group: inout GroupBuilder) throws(PersistError) {
+        group.terms.append(term)
+        group.deepest = max(group.deepest, term.nesting.depth(inside: group.kind))
+        guard group.terms.count > 1, let operatorToken = group.pendingOperator else { return }
+        if group.deepest + 1 > PredicateNode.maximumNesting {
+            throw error(operatorToken, "predicate is nested too deeply (AND/OR groups more than \(PredicateNode.maximumNesting) levels deep)")
         }
-        if terms.isEmpty { return first }
-        return Node(expression: kind == .or ? .or(terms) : .and(terms), nesting: nesting)
     }
 
-    private mutating func parseTerm(of kind: PredicateNesting.Kind) throws(PersistError) -> Node {
-        if kind == .or { return try parseGroup(.and) }
-        return try parseNot()
+    /// Whether the current token is `AND`/`&&` (`.and`) or `OR`/`||` (`.or`).
+    private func isOperator(_ kind: PredicateNesting.Kind) -> Bool {
+        switch current.kind {
+        case .and: return kind == .and
+        case .or: return kind == .or
+        default: return currentWord == (kind == .or ? "OR" : "AND")
+        }
     }
 
-    private mutating func parseNot() throws(PersistError) -> Node {
+    /// Skips `NOT`s and `!`s; true when there was an odd number (they cancel in pairs).
+    private mutating func parseNots() throws(PersistError) -> Bool {
         var negated = false
         while true {
             let isNot: Bool
             if case .not = current.kind { isNot = true } else { isNot = currentWord == "NOT" }
-            guard isNot else { break }
+            guard isNot else { return negated }
             negated.toggle()
             try advance()
         }
-        let node = try parsePrimary()
-        return negated ? Node(expression: .not(node.expression), nesting: node.nesting.negated) : node
     }
 
-    private mutating func parsePrimary() throws(PersistError) -> Node {
-        if case .leftParen = current.kind {
-            let open = current
-            try enterNesting(open)
-            try advance()
-            if case .rightParen = current.kind {
-                throw error(current, "expected a predicate inside the parentheses, found ')'")
-            }
-            let node = try parseGroup(.or)
-            guard case .rightParen = current.kind else {
-                if case .end = current.kind {
-                    throw error(current, "unbalanced parentheses: expected ')' to close the '(' at position \(position(open))")
-                }
-                throw error(current, "expected ')' to close the '(' at position \(position(open)), found \(describe(current))")
-            }
-            nesting &-= 1
-            try advance()
-            return node
+    private static func negate(_ node: Node) -> Node {
+        if case .not(let inner) = node.expression {
+            return Node(expression: inner, nesting: node.nesting.negated)
         }
+        return Node(expression: .not(node.expression), nesting: node.nesting.negated)
+    }
+
+    /// `TRUEPREDICATE`, `FALSEPREDICATE` or a comparison (parentheses are handled by the caller).
+    private mutating func parsePrimary() throws(PersistError) -> Node {
         switch currentWord {
         case "TRUEPREDICATE":
             try advance()
@@ -385,36 +441,47 @@ struct PredicateFormatParser {
         return value
     }
 
-    /// `{}` or `{value, value, ...}`; the current token is `{`.
+    /// `{}` or `{value, value, ...}`, nested with an explicit stack; the current token is `{`.
     private mutating func parseAggregate() throws(PersistError) -> PredicateFormatValue {
-        let open = current
-        try enterNesting(open)
-        try advance()
-        var elements: [PredicateFormatValue] = []
-        if case .rightBrace = current.kind {
-            nesting &-= 1
-            try advance()
-            return .list(elements)
-        }
+        var open: [(brace: Token, elements: [PredicateFormatValue])] = []
         while true {
-            elements.append(try parseAggregateElement())
-            switch current.kind {
-            case .comma:
+            var value: PredicateFormatValue
+            if case .leftBrace = current.kind {
+                try enterNesting(current)
+                open.append((current, []))
                 try advance()
-            case .rightBrace:
+                guard case .rightBrace = current.kind else { continue }
+                value = .list([])
                 nesting &-= 1
+                open.removeLast()
                 try advance()
-                return .list(elements)
-            case .end:
-                throw error(current, "expected ',' or '}' to close the '{' at position \(position(open)), found end of format")
-            default:
-                throw error(current, "expected ',' or '}' in the aggregate opened at position \(position(open)), found \(describe(current))")
+            } else {
+                value = try parseAggregateElement()
             }
+            // Adds the value, then closes the aggregates the next tokens end.
+            while let top = open.indices.last {
+                open[top].elements.append(value)
+                switch current.kind {
+                case .comma:
+                    try advance()
+                case .rightBrace:
+                    nesting &-= 1
+                    try advance()
+                    value = .list(open.removeLast().elements)
+                    continue
+                case .end:
+                    throw error(current, "expected ',' or '}' to close the '{' at position \(position(open[top].brace)), found end of format")
+                default:
+                    throw error(current, "expected ',' or '}' in the aggregate opened at position \(position(open[top].brace)), found \(describe(current))")
+                }
+                break
+            }
+            if open.isEmpty { return value }
         }
     }
 
+    /// A constant inside an aggregate (a nested `{` is handled by the caller).
     private mutating func parseAggregateElement() throws(PersistError) -> PredicateFormatValue {
-        if case .leftBrace = current.kind { return try parseAggregate() }
         if case .variable = current.kind {
             throw error(current, "an aggregate may hold only constants, found the variable \(describe(current)) (substitute the whole list instead)")
         }

@@ -156,7 +156,11 @@ struct PredicateFormatResolver {
             }
             return arguments[index]
         case .list(let values):
-            return try values.map { try swiftValue($0, at: position) }
+            // One level only (no attribute holds a list), so nesting costs no recursion.
+            return try values.map { value -> Any? in
+                if case .list = value { throw fail("A list inside a list cannot be compared with an attribute", at: position) }
+                return try swiftValue(value, at: position)
+            }
         case .variable(let name):
             // The parser admits variables only as whole operands, which `comparison` handles.
             throw fail("The variable $\(name) cannot be used here", at: position)

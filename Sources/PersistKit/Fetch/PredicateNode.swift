@@ -55,17 +55,20 @@ indirect enum PredicateNode: Sendable {
     }
 
     /// The attribute names the predicate reads.
-    var attributeNames: Set<String> {
-        var names: Set<String> = []
+    var attributeNames: Set<String> { Set(attributeNamesInOrder) }
+
+    /// The attribute names the predicate reads, in written order, repeated as often as read.
+    var attributeNamesInOrder: [String] {
+        var names: [String] = []
         var stack: [PredicateNode] = [self]
         while let node = stack.popLast() {
             switch node {
             case .constant, .invalid: break
-            case .and(let nodes), .or(let nodes): stack.append(contentsOf: nodes)
+            case .and(let nodes), .or(let nodes): stack.append(contentsOf: nodes.reversed())
             case .not(let inner): stack.append(inner)
             case .compare(let name, _, _), .text(let name, _, _, _), .inList(let name, _), .matches(let name, _):
-                names.insert(name)
-            case .variable(let variable): names.insert(variable.attribute)
+                names.append(name)
+            case .variable(let variable): names.append(variable.attribute)
             }
         }
         return names

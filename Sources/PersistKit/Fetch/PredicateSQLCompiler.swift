@@ -1,26 +1,26 @@
-import CSQLite
-
 /// Compiles a resolved predicate to an SQL `WHERE` expression with bound values.
 ///
 /// Each comparison compiles to an expression that is never NULL, so SQL's three-valued logic
 /// collapses to the two-valued logic the in-memory evaluator uses. Both start from the same
 /// normalized tree (``PredicateNode/normalized()``).
 ///
-/// The SQL is shaped to fit SQLite's own limits however large the predicate:
+/// The SQL is shaped to fit SQLite's own limits:
 /// - **Parser stack.** SQLite's LALR parser (before 3.46) has a fixed stack of 100 entries. An
 ///   operand that follows `AND`/`OR` inside parentheses costs three entries, the first operand of
 ///   a parenthesized group one. So the operand that needs the most stack goes first, and
 ///   nesting that follows the deepest branch costs one entry per level.
 /// - **Expression depth.** SQLite parses `a AND b AND c` left-deep and refuses trees deeper than
 ///   1000 (`SQLITE_MAX_EXPR_DEPTH`). Groups wider than ``chunkWidth`` are split into
-///   parenthesized chunks, recursively, so 100,000 terms are about 3 levels of 64-term chains.
-/// - **Parameters.** Equal values share one numbered parameter (`?7`). When more than
-///   ``boundValueLimit`` distinct values remain, integers, text and blobs are written inline as
-///   literals; only reals stay bound (a decimal literal may not round-trip exactly).
+///   parenthesized chunks, recursively.
+/// - **Parameters.** Equal values share one numbered parameter (`?7`).
 ///
-/// Each fragment's cost in parser stack entries and tree height is tracked (conservatively), and
-/// a predicate that would still exceed a limit is refused with a clear error rather than
-/// SQLite's "parser stack overflow".
+/// Each fragment's cost in parser stack entries and tree height is tracked (conservatively).
+/// A predicate beyond those budgets, or with more than ``maximumSQLComparisons`` comparisons or
+/// ``maximumSQLValues`` values (SQLite prepares statements in time quadratic in the number of
+/// distinct constants: 100,000 take about a minute), compiles instead to one call of the SQL
+/// function `pk_predicate` (``PredicateFunction``), which runs the in-memory evaluator on the
+/// columns the predicate reads, with the predicate bound as one blob. Such a fetch scans the
+/// table, but any size and shape of predicate works, with exactly the in-memory answer.
 struct PredicateSQLCompiler {
     struct Compiled {
         var sql: String
@@ -33,22 +33,17 @@ struct PredicateSQLCompiler {
     /// so the leading operand stays near the top of the expression tree.
     static let inlineOperandLimit = 8
     /// Parser stack entries the WHERE expression may use (100 in SQLite, less what the
-    /// surrounding `SELECT ... WHERE` takes, less a margin).
+    /// surrounding `SELECT ... WHERE` takes, less a margin). Calibrated on SQLite 3.40.1: SQL
+    /// this model puts at 96 or less parses, at 98 or more overflows. Within the SQL form's
+    /// 2,000 comparisons and 32 levels the model stays below about 80, so this is a safety net.
     static let parserStackBudget = 88
     /// Expression tree height the WHERE expression may reach (1000 in SQLite, less a margin for
     /// the conditions a fetch adds around it).
     static let expressionHeightBudget = 990
-
-    /// The most distinct values a predicate binds; beyond, values are written inline. SQLite's
-    /// compile-time maximum is 32,766 by default (999 before 3.32); some builds allow more.
-    static let boundValueLimit: Int = {
-        var db: OpaquePointer?
-        defer { if let db { sqlite3_close_v2(db) } }
-        guard sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nil) == SQLITE_OK,
-              let db else { return 998 }
-        // One parameter is left for the conditions a fetch adds (the excluded-keys list).
-        return max(1, min(30_000, Int(sqlite3_limit(db, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) - 1))
-    }()
+    /// Predicates with more comparisons than this run through `pk_predicate`.
+    static let maximumSQLComparisons = 2_000
+    /// Predicates with more values than this (or than SQLite may bind) run through `pk_predicate`.
+    static let maximumSQLValues = min(5_000, SQLiteLimits.current.variables - 1)
 
     /// One compiled piece: its SQL and what parsing it costs SQLite.
     struct Fragment {
@@ -60,35 +55,62 @@ struct PredicateSQLCompiler {
     }
 
     private let entity: EntityDescription
-    private let inlinesValues: Bool
     private(set) var bindings: [SQLValue] = []
     private var parameterByValue: [BindingKey: Int] = [:]
 
-    private init(entity: EntityDescription, inlinesValues: Bool) {
+    private init(entity: EntityDescription) {
         self.entity = entity
-        self.inlinesValues = inlinesValues
     }
 
     static func compile(_ node: PredicateNode, entity: EntityDescription) throws -> Compiled {
         let normalized = try node.normalized()
-        var compiler = PredicateSQLCompiler(entity: entity, inlinesValues: false)
-        var fragment = try compiler.emit(normalized)
-        if compiler.bindings.count > boundValueLimit {
-            compiler = PredicateSQLCompiler(entity: entity, inlinesValues: true)
-            fragment = try compiler.emit(normalized)
-            if compiler.bindings.count > boundValueLimit {
-                throw PersistError(.invalidPredicate,
-                    "The predicate compares with \(compiler.bindings.count) distinct floating-point values; "
-                    + "SQLite can bind at most \(boundValueLimit): split it into several fetches", entity: entity.name)
+        let size = Self.size(of: normalized)
+        if size.comparisons <= maximumSQLComparisons && size.values <= maximumSQLValues {
+            var compiler = PredicateSQLCompiler(entity: entity)
+            let fragment = try compiler.emit(normalized)
+            if fragment.stack <= parserStackBudget && fragment.height <= expressionHeightBudget {
+                return Compiled(sql: fragment.sql, bindings: compiler.bindings)
             }
         }
-        if fragment.stack > parserStackBudget || fragment.height > expressionHeightBudget {
-            throw PersistError(.invalidPredicate,
-                "The predicate is too complex for SQLite: its SQL needs \(fragment.stack) parser stack entries "
-                + "(at most \(parserStackBudget)) and an expression tree \(fragment.height) deep "
-                + "(at most \(expressionHeightBudget)); nest fewer AND/OR groups inside one another", entity: entity.name)
+        return try functionCall(normalized, entity: entity)
+    }
+
+    /// How many comparisons and values a normalized tree holds (recursion bounded by its nesting).
+    private static func size(of node: PredicateNode) -> (comparisons: Int, values: Int) {
+        switch node {
+        case .and(let children), .or(let children):
+            return children.reduce(into: (0, 0)) { total, child in
+                let size = Self.size(of: child)
+                total.0 += size.comparisons
+                total.1 += size.values
+            }
+        case .not(let inner): return size(of: inner)
+        case .constant: return (0, 0)
+        case .inList(_, let values): return (1, values.count)
+        default: return (1, 1)
         }
-        return Compiled(sql: fragment.sql, bindings: compiler.bindings)
+    }
+
+    /// `pk_predicate(?1, "a", "b", ...)`: the encoded predicate, then the columns it reads.
+    private static func functionCall(_ node: PredicateNode, entity: EntityDescription) throws -> Compiled {
+        var names: [String] = []
+        var seen: Set<String> = []
+        for name in node.attributeNamesInOrder where seen.insert(name).inserted {
+            guard entity.attribute(named: name) != nil else {
+                throw PersistError(.invalidPredicate, "\(entity.name) has no attribute named \(name)",
+                                   entity: entity.name, attribute: name)
+            }
+            names.append(name)
+        }
+        let limit = SQLiteLimits.current.functionArguments - 1
+        guard names.count <= limit else {
+            throw PersistError(.invalidPredicate,
+                "The predicate is too large for SQL and reads \(names.count) attributes; "
+                + "SQLite passes at most \(limit) to a function: split it into several fetches", entity: entity.name)
+        }
+        let columns = names.map { ", " + SQLName.quote($0) }.joined()
+        let blob = try PredicateCodec.encode(node, attributes: names)
+        return Compiled(sql: "\(PredicateFunction.name)(?1\(columns))", bindings: [.blob(blob)])
     }
 
     private func attribute(_ name: String) throws -> AttributeDescription {
@@ -235,39 +257,13 @@ struct PredicateSQLCompiler {
 
     // MARK: - Values
 
-    /// A numbered parameter for `value` (shared by equal values), or in inline mode a literal.
+    /// A numbered parameter for `value`, shared by equal values.
     private mutating func parameter(_ value: SQLValue) -> String {
-        if inlinesValues, let literal = Self.literal(value) { return literal }
         let key = BindingKey(value)
         if let index = parameterByValue[key] { return "?\(index)" }
         bindings.append(value)
         parameterByValue[key] = bindings.count
         return "?\(bindings.count)"
-    }
-
-    /// An SQL literal with exactly the value's storage class and bytes; nil for reals.
-    private static func literal(_ value: SQLValue) -> String? {
-        switch value {
-        case .null: return "NULL"
-        case .integer(let integer):
-            // -9223372036854775808 would parse as minus a too-large integer, i.e. a real.
-            return integer == .min ? "(-9223372036854775807-1)" : String(integer)
-        case .real: return nil
-        case .text(let text):
-            if text.utf8.contains(0) { return "CAST(X'\(hex(text.utf8))' AS TEXT)" }
-            return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let data): return "X'\(hex(data))'"
-        }
-    }
-
-    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Identity of a bound value, byte-exact for text (Swift's `==` on strings is canonical

@@ -78,6 +78,7 @@ enum TextFunctions {
             }
         }
         registerMatches(on: db)
+        PredicateFunction.register(on: db)
         registerCollation(on: db, .caseInsensitive)
         registerCollation(on: db, .localizedStandard)
     }
