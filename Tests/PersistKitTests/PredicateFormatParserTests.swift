@@ -343,6 +343,35 @@ final class PredicateFormatParserTests: XCTestCase {
         assertError(#"a == "\uD800""#, position: 6, "unpaired surrogate")
         assertError(#"a == "\uD800\u0041""#, position: 6, "unpaired surrogate")
         assertError(#"a == "\uDC00""#, position: 6, "lone surrogate")
+        assertError(#"a == "\x4""#, position: 6, #"expected two hex digits in escape '\x4'"#)
+        assertError(#"a == "\xZZ""#, position: 6, "expected two hex digits")
+        assertError(#"a == "\400""#, position: 6, #"octal escape '\400' is out of range (at most \377)"#)
+        assertError(#"a == "\8""#, position: 6, #"unknown escape sequence '\8'"#)
+    }
+
+    /// `\xhh`, octal `\o` to `\ooo` (NSPredicate's `\0nn`), alongside `\uhhhh`.
+    func testHexAndOctalEscapes() {
+        assertRender(#"a == "\x41\x62\xe9""#, "a == 'Abé'")
+        assertRender(#"a == "\x7e1""#, "a == '~1'")
+        assertRender(#"a == "\060\101""#, "a == '0A'")
+        assertRender(#"a == "\0101""#, "a == '\u{8}1'")
+        assertRender(#"a == "\101\12x\7""#, "a == 'A\nx\u{7}'")
+        assertRender(#"a == "\0""#, "a == '\u{0}'")
+        assertRender(#"a == "\0012""#, "a == '\u{1}2'")
+        assertRender(#"a == "\377""#, "a == 'ÿ'")
+    }
+
+    func testMatchesBetweenArgumentsAndVariables() throws {
+        assertRender("name MATCHES[cd] '^a.*'", "name MATCHES[cd] '^a.*'")
+        assertRender("age BETWEEN %@", [[1, 10]], "age BETWEEN $0")
+        assertRender("age BETWEEN[c] $RANGE", "age BETWEEN[c] $RANGE")
+        assertRender("name == $NAME AND $LIMIT > count", "(name == $NAME AND $LIMIT > count)")
+        assertRender("name IN $NAMES", "name IN $NAMES")
+        XCTAssertEqual(try parse("a == $the_Name1"),
+                       .comparison(lhs: key("a", 0), op: .equal, options: [], rhs: value(.variable("the_Name1"), 5), position: 2))
+        assertError("a IN {1, $X}", position: 9, "only constants, found the variable '$X'")
+        assertError("a BETWEEN $", position: 10, "expected a variable name after '$'")
+        assertError("MATCHES == 1", position: 0, "write '#MATCHES' to use it as a key")
     }
 
     func testUnknownCharacters() {

@@ -270,11 +270,9 @@ struct PredicateFormatParser {
         }
     }
 
+    /// `NOT` applied to a term (`NOT (NOT a)` stays as written; only NOTs in a row cancel).
     private static func negate(_ node: Node) -> Node {
-        if case .not(let inner) = node.expression {
-            return Node(expression: inner, nesting: node.nesting.negated)
-        }
-        return Node(expression: .not(node.expression), nesting: node.nesting.negated)
+        Node(expression: .not(node.expression), nesting: node.nesting.negated)
     }
 
     /// `TRUEPREDICATE`, `FALSEPREDICATE` or a comparison (parentheses are handled by the caller).

@@ -33,8 +33,9 @@ final class PredicateRegex: @unchecked Sendable {
         let flags: NSRegularExpression.Options = options.contains(.caseInsensitive) ? [.caseInsensitive] : []
         do {
             // Compiled alone first, so that a pattern such as "a)|(b" cannot become valid
-            // only once wrapped in the anchoring group.
-            _ = try NSRegularExpression(pattern: prepared, options: flags)
+            // only once wrapped in the anchoring group (Foundation refuses an empty pattern
+            // alone; anchored, it matches the empty string).
+            if !prepared.isEmpty { _ = try NSRegularExpression(pattern: prepared, options: flags) }
             expression = try NSRegularExpression(pattern: "\\A(?:" + prepared + ")\\z", options: flags)
         } catch {
             throw PersistError(.invalidPredicate,
