@@ -36,8 +36,8 @@ final class PredicateLimitsTests: XCTestCase {
         return context
     }
 
-    private static func counts(_ context: ManagedObjectContext, _ predicate: PersistKit.Predicate<TestTask>) throws -> [Int] {
-        try context.fetch(FetchRequest(predicate: predicate, sortBy: [SortDescriptor(\.count)])).map(\.count)
+    private static func counts(_ context: ManagedObjectContext, _ predicate: FetchPredicate<TestTask>) throws -> [Int] {
+        try context.fetch(FetchRequest(predicate: predicate, sortBy: [FetchSortDescriptor(\.count)])).map(\.count)
     }
 
     private func assertInvalid(_ result: Result<[Int], any Error>, _ fragment: String,
@@ -100,9 +100,9 @@ final class PredicateLimitsTests: XCTestCase {
     /// level of parentheses per term; beyond 2,000 comparisons the predicate is one call of
     /// `pk_predicate` with one bound blob.
     func testWideGroupsCompileToShallowSQLOrToOneFunctionCall() throws {
-        let entity = try XCTUnwrap(PersistKit.Predicate<TestTask>.defaultEntity())
+        let entity = try XCTUnwrap(FetchPredicate<TestTask>.defaultEntity())
         let format = (0..<1_500).map { "count != \($0)" }.joined(separator: " AND ")
-        let compiled = try PredicateSQLCompiler.compile(try PersistKit.Predicate<TestTask>(format: format).node, entity: entity)
+        let compiled = try PredicateSQLCompiler.compile(try FetchPredicate<TestTask>(format: format).node, entity: entity)
         var depth = 0, deepest = 0
         for character in compiled.sql {
             if character == "(" { depth += 1; deepest = max(deepest, depth) }
@@ -111,10 +111,10 @@ final class PredicateLimitsTests: XCTestCase {
         XCTAssertLessThanOrEqual(deepest, 5, compiled.sql.prefix(300) + "…")
         XCTAssertEqual(compiled.bindings.count, 1_500)
         // Equal values share a parameter.
-        let repeated = try PersistKit.Predicate<TestTask>(format: "count == 5 OR name == 'a' OR count > 5 OR name BEGINSWITH 'a'")
+        let repeated = try FetchPredicate<TestTask>(format: "count == 5 OR name == 'a' OR count > 5 OR name BEGINSWITH 'a'")
         XCTAssertEqual(try PredicateSQLCompiler.compile(repeated.node, entity: entity).bindings, [.integer(5), .text("a")])
         let large = (0..<2_001).map { "count != \($0) AND name != 'x'" }.joined(separator: " AND ")
-        let call = try PredicateSQLCompiler.compile(try PersistKit.Predicate<TestTask>(format: large).node, entity: entity)
+        let call = try PredicateSQLCompiler.compile(try FetchPredicate<TestTask>(format: large).node, entity: entity)
         XCTAssertEqual(call.sql, #"pk_predicate(?1, "count", "name")"#)
         XCTAssertEqual(call.bindings.count, 1)
     }
@@ -124,8 +124,8 @@ final class PredicateLimitsTests: XCTestCase {
     func testLargePredicatesSharingAStatementStayApart() throws {
         let directory = TemporaryDirectory()
         let context = try Self.makeContext(directory.file("store.sqlite"))
-        let odd = try PersistKit.Predicate<TestTask>(format: (0..<3_000).map { "count != \(2 * $0)" }.joined(separator: " AND "))
-        let even = try PersistKit.Predicate<TestTask>(format: (0..<3_000).map { "count != \(2 * $0 + 1)" }.joined(separator: " AND "))
+        let odd = try FetchPredicate<TestTask>(format: (0..<3_000).map { "count != \(2 * $0)" }.joined(separator: " AND "))
+        let even = try FetchPredicate<TestTask>(format: (0..<3_000).map { "count != \(2 * $0 + 1)" }.joined(separator: " AND "))
         for _ in 0..<2 {
             XCTAssertEqual(try Self.counts(context, odd), [7, 21, 35, 49, 63, 77, 91, 105, 119, 133])
             XCTAssertEqual(try Self.counts(context, even), [0, 14, 28, 42, 56, 70, 84, 98, 112, 126])
@@ -185,7 +185,7 @@ final class PredicateLimitsTests: XCTestCase {
     }
 
     /// The same as ``alternatingFormat(_:)``, built with operators.
-    private static func alternatingOperators(_ levels: Int) -> PersistKit.Predicate<TestTask> {
+    private static func alternatingOperators(_ levels: Int) -> FetchPredicate<TestTask> {
         var predicate = \TestTask.count == 14
         for level in stride(from: levels, through: 1, by: -1) {
             predicate = level % 2 == 1 ? (\.count != level && predicate) : (\.count != level || predicate)
@@ -242,10 +242,10 @@ final class PredicateLimitsTests: XCTestCase {
         let trees = (chain, alternating)
         let results = try onSmallStack { () -> [Result<[Int], any Error>] in
             let context = try Self.makeContext(url)
-            return [Result { try Self.counts(context, PersistKit.Predicate(node: trees.0)) },
-                    Result { try Self.counts(context, PersistKit.Predicate(node: trees.1)) },
+            return [Result { try Self.counts(context, FetchPredicate(node: trees.0)) },
+                    Result { try Self.counts(context, FetchPredicate(node: trees.1)) },
                     Result {
-                        let entity = try XCTUnwrap(PersistKit.Predicate<TestTask>.defaultEntity())
+                        let entity = try XCTUnwrap(FetchPredicate<TestTask>.defaultEntity())
                         _ = try PredicateEvaluator(node: trees.1, entity: entity)
                         return []
                     }]
@@ -316,8 +316,8 @@ final class PredicateLimitsTests: XCTestCase {
         var rng = SeededGenerator(seed: seed)
         let directory = TemporaryDirectory()
         let context = try Self.makeContext(directory.file("store.sqlite"))
-        let entity = try XCTUnwrap(PersistKit.Predicate<TestTask>.defaultEntity())
-        let all = try context.fetch(FetchRequest<TestTask>(sortBy: [SortDescriptor(\.count)]))
+        let entity = try XCTUnwrap(FetchPredicate<TestTask>.defaultEntity())
+        let all = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.count)]))
         let rounds = ProcessInfo.processInfo.environment["CI"] == "true" ? 60 : 160
         var asSQL = 0, deepAsSQL = 0, asFunction = 0
         for round in 0..<rounds {
@@ -325,7 +325,7 @@ final class PredicateLimitsTests: XCTestCase {
             // Narrow trees stay within the SQL form's 2,000 comparisons however deep they are.
             let widths = round % 2 == 0 ? [1, 1, 2, 3] : [1, 2, 3, 5, 9, 10, 70, 130]
             let node = Self.randomTree(depth: depth, isAnd: Bool.random(using: &rng), widths: widths, using: &rng)
-            let predicate = PersistKit.Predicate<TestTask>(node: node)
+            let predicate = FetchPredicate<TestTask>(node: node)
             do {
                 let fetched = try Self.counts(context, predicate)
                 let evaluator = try PredicateEvaluator(node: node, entity: entity)

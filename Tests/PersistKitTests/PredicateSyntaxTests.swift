@@ -9,7 +9,7 @@ final class PredicateSyntaxTests: XCTestCase {
                                 "naïve", "NAIVE", "line\nbreak", "", "ab", "abc"]
 
     /// The names a predicate selects, from a saved store and from unsaved objects (which must agree).
-    private func names(_ predicate: PersistKit.Predicate<TestTask>, file: StaticString = #filePath,
+    private func names(_ predicate: FetchPredicate<TestTask>, file: StaticString = #filePath,
                        line: UInt = #line) throws -> [String] {
         let directory = TemporaryDirectory()
         let saved = try makeContainer(.sqlite, in: directory).newContext()
@@ -23,7 +23,7 @@ final class PredicateSyntaxTests: XCTestCase {
             }
         }
         try saved.save()
-        let request = FetchRequest<TestTask>(predicate: predicate, sortBy: [SortDescriptor(\.count)])
+        let request = FetchRequest<TestTask>(predicate: predicate, sortBy: [FetchSortDescriptor(\.count)])
         let fromSQL = try saved.fetch(request).map(\.name)
         let fromMemory = try pending.fetch(request).map(\.name)
         XCTAssertEqual(fromSQL, fromMemory, "SQL and memory disagree on \(predicate)", file: file, line: line)
@@ -58,18 +58,18 @@ final class PredicateSyntaxTests: XCTestCase {
     }
 
     func testInvalidRegularExpressionsFailAtCreation() {
-        for make in [{ _ = try PersistKit.Predicate<TestTask>(format: "name MATCHES 'a('") },
-                     { _ = try PersistKit.Predicate<TestTask>(format: "name MATCHES[c] %@", "[z-a]") },
-                     { _ = try PersistKit.Predicate<TestTask>.matches(\.name, "a)|(b") }] {
+        for make in [{ _ = try FetchPredicate<TestTask>(format: "name MATCHES 'a('") },
+                     { _ = try FetchPredicate<TestTask>(format: "name MATCHES[c] %@", "[z-a]") },
+                     { _ = try FetchPredicate<TestTask>.matches(\.name, "a)|(b") }] {
             XCTAssertThrowsError(try make()) { error in
                 XCTAssertEqual((error as? PersistError)?.code, .invalidPredicate)
                 XCTAssertTrue("\(error)".contains("Invalid regular expression '"), "\(error)")
             }
         }
-        XCTAssertThrowsError(try PersistKit.Predicate<TestTask>(format: "name MATCHES 'a('")) {
+        XCTAssertThrowsError(try FetchPredicate<TestTask>(format: "name MATCHES 'a('")) {
             XCTAssertTrue("\($0)".contains("'a('") && "\($0)".contains("at position 5"), "\($0)")
         }
-        XCTAssertThrowsError(try PersistKit.Predicate<TestTask>(format: "count MATCHES '1'")) {
+        XCTAssertThrowsError(try FetchPredicate<TestTask>(format: "count MATCHES '1'")) {
             XCTAssertTrue("\($0)".contains("MATCHES needs a string attribute"), "\($0)")
         }
     }
@@ -92,7 +92,7 @@ final class PredicateSyntaxTests: XCTestCase {
                                               ("count BETWEEN %@", [["a", "b"]], "does not fit count"),
                                               ("%@ BETWEEN count", [[1, 2]], "or an array argument %@"),
                                               ("name BETWEEN[c] %@", [["a", "b"]], "not >=")] {
-            XCTAssertThrowsError(try PersistKit.Predicate<TestTask>(format: format, argumentArray: arguments), format) {
+            XCTAssertThrowsError(try FetchPredicate<TestTask>(format: format, argumentArray: arguments), format) {
                 XCTAssertEqual(($0 as? PersistError)?.code, .invalidPredicate)
                 XCTAssertTrue("\($0)".contains(fragment), "\(format): \($0)")
             }
@@ -102,21 +102,21 @@ final class PredicateSyntaxTests: XCTestCase {
     // MARK: - Variables
 
     func testSubstitutionVariables() throws {
-        let template = try PersistKit.Predicate<TestTask>(format: "name BEGINSWITH[c] $PREFIX AND count <= $MAX")
+        let template = try FetchPredicate<TestTask>(format: "name BEGINSWITH[c] $PREFIX AND count <= $MAX")
         XCTAssertEqual(try names(try template.withSubstitutionVariables(["PREFIX": "b", "MAX": 5])), ["Buy milk", "buy bread"])
         XCTAssertEqual(try names(try template.withSubstitutionVariables(["PREFIX": "b", "MAX": 0])), ["Buy milk"])
-        let between = try PersistKit.Predicate<TestTask>(format: "count BETWEEN $RANGE OR name MATCHES $PATTERN OR notes IN $NOTES")
+        let between = try FetchPredicate<TestTask>(format: "count BETWEEN $RANGE OR name MATCHES $PATTERN OR notes IN $NOTES")
         let filled = try between.withSubstitutionVariables(["RANGE": [10, 11], "PATTERN": "C.*", "NOTES": ["eclair", "ab"]])
         XCTAssertEqual(try names(filled), ["Call mom", "eclair", "ab", "abc"])
-        let flipped = try PersistKit.Predicate<TestTask>(format: "$LIMIT > count")
+        let flipped = try FetchPredicate<TestTask>(format: "$LIMIT > count")
         XCTAssertEqual(try names(try flipped.withSubstitutionVariables(["LIMIT": 2])), ["Buy milk", "buy bread"])
-        let optional = try PersistKit.Predicate<TestTask>(format: "notes == $NOTE")
+        let optional = try FetchPredicate<TestTask>(format: "notes == $NOTE")
         XCTAssertEqual(try names(try optional.withSubstitutionVariables(["NOTE": NSNull()])).count, 4)
         XCTAssertEqual(try names(try optional.withSubstitutionVariables(["NOTE": Optional<String>.none as Any])).count, 4)
     }
 
     func testUnsubstitutedVariablesFailAtFetch() throws {
-        let template = try PersistKit.Predicate<TestTask>(format: "name == $NAME OR count == $COUNT")
+        let template = try FetchPredicate<TestTask>(format: "name == $NAME OR count == $COUNT")
         let partly = try template.withSubstitutionVariables(["NAME": "ab", "OTHER": 1])
         for predicate in [template, partly] {
             XCTAssertThrowsError(try names(predicate)) { error in
@@ -129,13 +129,13 @@ final class PredicateSyntaxTests: XCTestCase {
     }
 
     func testVariableErrors() {
-        XCTAssertThrowsError(try PersistKit.Predicate<TestTask>(format: "count CONTAINS $X")) {
+        XCTAssertThrowsError(try FetchPredicate<TestTask>(format: "count CONTAINS $X")) {
             XCTAssertTrue("\($0)".contains("CONTAINS needs a string attribute"), "\($0)")
         }
-        XCTAssertThrowsError(try PersistKit.Predicate<TestTask>(format: "nosuchkey == $X")) {
+        XCTAssertThrowsError(try FetchPredicate<TestTask>(format: "nosuchkey == $X")) {
             XCTAssertTrue("\($0)".contains("Unknown key 'nosuchkey'"), "\($0)")
         }
-        let template = try? PersistKit.Predicate<TestTask>(format: "count == $X AND name MATCHES $P")
+        let template = try? FetchPredicate<TestTask>(format: "count == $X AND name MATCHES $P")
         XCTAssertThrowsError(try template?.withSubstitutionVariables(["X": "many"])) {
             XCTAssertTrue("\($0)".contains("does not fit count"), "\($0)")
         }

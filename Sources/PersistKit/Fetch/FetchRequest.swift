@@ -3,7 +3,7 @@
 /// ```swift
 /// var request = FetchRequest<TaskItem>(
 ///     predicate: \.isComplete == false,
-///     sortBy: [SortDescriptor(\.due, nils: .last)])
+///     sortBy: [FetchSortDescriptor(\.due, nils: .last)])
 /// request.fetchLimit = 50
 /// let tasks = try context.fetch(request)
 /// ```
@@ -11,10 +11,10 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// The entity to fetch; nil means `Result`'s entity.
     public var entityName: String?
     /// The condition objects must meet; nil fetches every object.
-    public var predicate: Predicate<Result>?
+    public var predicate: FetchPredicate<Result>?
     /// The sort, first descriptor first. Ties are broken by primary key, so the order is
     /// always total and the same in SQL and in memory.
-    public var sortDescriptors: [SortDescriptor<Result>]
+    public var sortDescriptors: [FetchSortDescriptor<Result>]
     /// At most this many objects; 0 for no limit.
     public var fetchLimit: Int = 0
     /// Skip this many objects first.
@@ -24,15 +24,15 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var includesPendingChanges = true
 
     /// A request for objects of `Result`'s entity.
-    public init(predicate: Predicate<Result>? = nil, sortBy sortDescriptors: [SortDescriptor<Result>] = []) {
+    public init(predicate: FetchPredicate<Result>? = nil, sortBy sortDescriptors: [FetchSortDescriptor<Result>] = []) {
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
     }
 
     /// A request for objects of the entity named `entityName` (for models loaded from a
     /// document, with `Result` being `ManagedObject`).
-    public init(entityName: String, predicate: Predicate<Result>? = nil,
-                sortBy sortDescriptors: [SortDescriptor<Result>] = []) {
+    public init(entityName: String, predicate: FetchPredicate<Result>? = nil,
+                sortBy sortDescriptors: [FetchSortDescriptor<Result>] = []) {
         self.entityName = entityName
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors

@@ -6,11 +6,11 @@ import Foundation
 /// Build one with operators on plain key paths, or from a Core Data format string:
 ///
 /// ```swift
-/// let open: Predicate<TaskItem> = \.isComplete == false && \.due < deadline
-/// let search = Predicate<TaskItem>.contains(\.name, "milk", options: [.caseInsensitive, .diacriticInsensitive])
-/// let same = try Predicate<TaskItem>(format: "isComplete == NO AND name CONTAINS[cd] %@", "milk")
+/// let open: FetchPredicate<TaskItem> = \.isComplete == false && \.due < deadline
+/// let search = FetchPredicate<TaskItem>.contains(\.name, "milk", options: [.caseInsensitive, .diacriticInsensitive])
+/// let same = try FetchPredicate<TaskItem>(format: "isComplete == NO AND name CONTAINS[cd] %@", "milk")
 /// ```
-public struct Predicate<Root: ManagedObject>: Sendable {
+public struct FetchPredicate<Root: ManagedObject>: Sendable {
     /// A tree, or a chain of terms built by `&&` or `||` (shared, so chains build in linear time).
     enum Storage: Sendable {
         case node(PredicateNode)
@@ -45,9 +45,9 @@ public struct Predicate<Root: ManagedObject>: Sendable {
     }
 
     /// The predicate every object satisfies.
-    public static var `true`: Predicate { Predicate(node: .constant(true)) }
+    public static var `true`: FetchPredicate { FetchPredicate(node: .constant(true)) }
     /// The predicate no object satisfies.
-    public static var `false`: Predicate { Predicate(node: .constant(false)) }
+    public static var `false`: FetchPredicate { FetchPredicate(node: .constant(false)) }
 
     /// Parses a format string in Core Data's syntax against `Root`'s entity.
     ///
@@ -59,7 +59,7 @@ public struct Predicate<Root: ManagedObject>: Sendable {
     /// `$NAME` variables, given values later with ``withSubstitutionVariables(_:)``.
     ///
     /// ```swift
-    /// let template = try Predicate<TaskItem>(format: "name MATCHES[c] $PATTERN AND priority BETWEEN %@", [1, 2])
+    /// let template = try FetchPredicate<TaskItem>(format: "name MATCHES[c] $PATTERN AND priority BETWEEN %@", [1, 2])
     /// let milk = try template.withSubstitutionVariables(["PATTERN": "buy .*milk"])
     /// ```
     ///
@@ -75,9 +75,9 @@ public struct Predicate<Root: ManagedObject>: Sendable {
 
     /// Parses a format string with its arguments in an array.
     public init(format: String, argumentArray arguments: [Any]) throws {
-        guard let entity = Predicate.defaultEntity() else {
+        guard let entity = FetchPredicate.defaultEntity() else {
             throw PersistError(.invalidPredicate,
-                "\(Root.self) has no entity of its own: use Predicate(format:entity:) for objects of a model document")
+                "\(Root.self) has no entity of its own: use FetchPredicate(format:entity:) for objects of a model document")
         }
         try self.init(format: format, argumentArray: arguments, entity: entity)
     }
@@ -94,18 +94,18 @@ public struct Predicate<Root: ManagedObject>: Sendable {
     /// with them throws.
     ///
     /// ```swift
-    /// let template = try Predicate<TaskItem>(format: "name BEGINSWITH[c] $PREFIX")
+    /// let template = try FetchPredicate<TaskItem>(format: "name BEGINSWITH[c] $PREFIX")
     /// let buy = try template.withSubstitutionVariables(["PREFIX": "buy"])
     /// ```
     ///
     /// - Throws: ``PersistError`` `.invalidPredicate` when a value does not fit its attribute, as
     ///   a `%@` argument would not.
-    public func withSubstitutionVariables(_ variables: [String: Any]) throws -> Predicate {
+    public func withSubstitutionVariables(_ variables: [String: Any]) throws -> FetchPredicate {
         let substituted = try node.mapComparisons { node -> PredicateNode? in
             guard case .variable(let variable) = node, let value = variables[variable.name] else { return nil }
             return try variable.substituting(value)
         }
-        return Predicate(node: substituted)
+        return FetchPredicate(node: substituted)
     }
 
     static func defaultEntity() -> EntityDescription? {
@@ -128,29 +128,29 @@ public struct Predicate<Root: ManagedObject>: Sendable {
     }
 
     static func comparison<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, _ op: ComparisonOperator,
-                                                  _ value: Value) -> Predicate {
+                                                  _ value: Value) -> FetchPredicate {
         switch attributeName(keyPath) {
-        case .failure(let error): return Predicate(node: .invalid(error))
+        case .failure(let error): return FetchPredicate(node: .invalid(error))
         case .success(let attribute):
             do {
-                return Predicate(node: .compare(attribute: attribute.name, op, try value.makeStoredValue()))
+                return FetchPredicate(node: .compare(attribute: attribute.name, op, try value.makeStoredValue()))
             } catch {
-                return Predicate(node: .invalid(PersistError(.invalidPredicate,
+                return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
                     "The value compared with \(attribute.name) cannot be encoded: \(error)", attribute: attribute.name)))
             }
         }
     }
 
     static func text(_ keyPath: KeyPath<Root, some AttributeValue>, _ op: TextMatchOperator, _ pattern: String,
-                     _ options: StringComparisonOptions) -> Predicate {
+                     _ options: StringComparisonOptions) -> FetchPredicate {
         switch attributeName(keyPath) {
-        case .failure(let error): return Predicate(node: .invalid(error))
+        case .failure(let error): return FetchPredicate(node: .invalid(error))
         case .success(let attribute):
             guard attribute.type == .string else {
-                return Predicate(node: .invalid(PersistError(.invalidPredicate,
+                return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
                     "\(attribute.name) is not a string attribute", attribute: attribute.name)))
             }
-            return Predicate(node: .text(attribute: attribute.name, op, pattern, options))
+            return FetchPredicate(node: .text(attribute: attribute.name, op, pattern, options))
         }
     }
 
@@ -158,53 +158,53 @@ public struct Predicate<Root: ManagedObject>: Sendable {
 
     /// Objects whose string attribute contains `substring`.
     public static func contains(_ keyPath: KeyPath<Root, String>, _ substring: String,
-                                options: StringComparisonOptions = []) -> Predicate {
+                                options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .contains, substring, options)
     }
     /// Objects whose optional string attribute contains `substring` (nil never does).
     public static func contains(_ keyPath: KeyPath<Root, String?>, _ substring: String,
-                                options: StringComparisonOptions = []) -> Predicate {
+                                options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .contains, substring, options)
     }
     /// Objects whose string attribute begins with `prefix`.
     public static func beginsWith(_ keyPath: KeyPath<Root, String>, _ prefix: String,
-                                  options: StringComparisonOptions = []) -> Predicate {
+                                  options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .beginsWith, prefix, options)
     }
     /// Objects whose optional string attribute begins with `prefix` (nil never does).
     public static func beginsWith(_ keyPath: KeyPath<Root, String?>, _ prefix: String,
-                                  options: StringComparisonOptions = []) -> Predicate {
+                                  options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .beginsWith, prefix, options)
     }
     /// Objects whose string attribute ends with `suffix`.
     public static func endsWith(_ keyPath: KeyPath<Root, String>, _ suffix: String,
-                                options: StringComparisonOptions = []) -> Predicate {
+                                options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .endsWith, suffix, options)
     }
     /// Objects whose optional string attribute ends with `suffix` (nil never does).
     public static func endsWith(_ keyPath: KeyPath<Root, String?>, _ suffix: String,
-                                options: StringComparisonOptions = []) -> Predicate {
+                                options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .endsWith, suffix, options)
     }
     /// Objects whose string attribute matches a LIKE pattern: `*` is any run of characters,
     /// `?` one character, `\` escapes.
     public static func like(_ keyPath: KeyPath<Root, String>, _ pattern: String,
-                            options: StringComparisonOptions = []) -> Predicate {
+                            options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .like, pattern, options)
     }
     /// Objects whose optional string attribute matches a LIKE pattern (nil never does).
     public static func like(_ keyPath: KeyPath<Root, String?>, _ pattern: String,
-                            options: StringComparisonOptions = []) -> Predicate {
+                            options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .like, pattern, options)
     }
     /// Objects whose string attribute equals `string` under `options` (`==[cd]`).
     public static func equals(_ keyPath: KeyPath<Root, String>, _ string: String,
-                              options: StringComparisonOptions) -> Predicate {
+                              options: StringComparisonOptions) -> FetchPredicate {
         text(keyPath, .equal, string, options)
     }
     /// Objects whose optional string attribute equals `string` under `options` (nil never does).
     public static func equals(_ keyPath: KeyPath<Root, String?>, _ string: String,
-                              options: StringComparisonOptions) -> Predicate {
+                              options: StringComparisonOptions) -> FetchPredicate {
         text(keyPath, .equal, string, options)
     }
 
@@ -212,67 +212,67 @@ public struct Predicate<Root: ManagedObject>: Sendable {
     /// (`MATCHES`): `[c]` ignores case, `[d]` diacritics.
     ///
     /// ```swift
-    /// let dated = try Predicate<TaskItem>.matches(\.name, "[0-9]{4}-[0-9]{2}-[0-9]{2} .*")
+    /// let dated = try FetchPredicate<TaskItem>.matches(\.name, "[0-9]{4}-[0-9]{2}-[0-9]{2} .*")
     /// ```
     ///
     /// - Throws: ``PersistError`` `.invalidPredicate` naming the pattern when it is not a valid
     ///   regular expression.
     public static func matches(_ keyPath: KeyPath<Root, String>, _ pattern: String,
-                               options: StringComparisonOptions = []) throws -> Predicate {
+                               options: StringComparisonOptions = []) throws -> FetchPredicate {
         try regex(keyPath, pattern, options)
     }
     /// Objects whose optional string attribute matches `pattern` as a whole (nil never does).
     public static func matches(_ keyPath: KeyPath<Root, String?>, _ pattern: String,
-                               options: StringComparisonOptions = []) throws -> Predicate {
+                               options: StringComparisonOptions = []) throws -> FetchPredicate {
         try regex(keyPath, pattern, options)
     }
 
     static func regex(_ keyPath: KeyPath<Root, some AttributeValue>, _ pattern: String,
-                      _ options: StringComparisonOptions) throws -> Predicate {
+                      _ options: StringComparisonOptions) throws -> FetchPredicate {
         let regex = try PredicateRegex(pattern: pattern, options: options)
         switch attributeName(keyPath) {
-        case .failure(let error): return Predicate(node: .invalid(error))
+        case .failure(let error): return FetchPredicate(node: .invalid(error))
         case .success(let attribute):
             guard attribute.type == .string else {
-                return Predicate(node: .invalid(PersistError(.invalidPredicate,
+                return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
                     "\(attribute.name) is not a string attribute", attribute: attribute.name)))
             }
-            return Predicate(node: .matches(attribute: attribute.name, regex))
+            return FetchPredicate(node: .matches(attribute: attribute.name, regex))
         }
     }
 
     /// Objects whose attribute lies in `range`, bounds included (`BETWEEN`; nil never does).
     ///
     /// ```swift
-    /// let soon = Predicate<TaskItem>.between(\.due, now...now.addingTimeInterval(86_400))
+    /// let soon = FetchPredicate<TaskItem>.between(\.due, now...now.addingTimeInterval(86_400))
     /// ```
     public static func between<Value: AttributeValue & Comparable>(_ keyPath: KeyPath<Root, Value>,
-                                                                   _ range: ClosedRange<Value>) -> Predicate {
+                                                                   _ range: ClosedRange<Value>) -> FetchPredicate {
         comparison(keyPath, .greaterOrEqual, range.lowerBound) && comparison(keyPath, .lessOrEqual, range.upperBound)
     }
     /// Objects whose optional attribute lies in `range`, bounds included (nil never does).
     public static func between<Value: AttributeValue & Comparable>(_ keyPath: KeyPath<Root, Value?>,
-                                                                   _ range: ClosedRange<Value>) -> Predicate {
+                                                                   _ range: ClosedRange<Value>) -> FetchPredicate {
         comparison(keyPath, .greaterOrEqual, range.lowerBound) && comparison(keyPath, .lessOrEqual, range.upperBound)
     }
 
     /// Objects whose attribute is one of `values` (`priority IN {1, 2}`); nil in `values`
     /// matches nil.
-    public static func `in`<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, _ values: some Sequence<Value>) -> Predicate {
+    public static func `in`<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, _ values: some Sequence<Value>) -> FetchPredicate {
         switch attributeName(keyPath) {
-        case .failure(let error): return Predicate(node: .invalid(error))
+        case .failure(let error): return FetchPredicate(node: .invalid(error))
         case .success(let attribute):
             do {
-                return Predicate(node: .inList(attribute: attribute.name, try values.map { try $0.makeStoredValue() }))
+                return FetchPredicate(node: .inList(attribute: attribute.name, try values.map { try $0.makeStoredValue() }))
             } catch {
-                return Predicate(node: .invalid(PersistError(.invalidPredicate,
+                return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
                     "A value in the list for \(attribute.name) cannot be encoded: \(error)", attribute: attribute.name)))
             }
         }
     }
 
     /// Objects whose non-optional attribute is one of `values`.
-    public static func `in`<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value?>, _ values: some Sequence<Value>) -> Predicate {
+    public static func `in`<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value?>, _ values: some Sequence<Value>) -> FetchPredicate {
         self.in(keyPath, values.map { Optional($0) })
     }
 
@@ -287,12 +287,12 @@ public struct Predicate<Root: ManagedObject>: Sendable {
     }
 }
 
-extension Predicate: CustomStringConvertible {
+extension FetchPredicate: CustomStringConvertible {
     /// The predicate as SQL, with its bound values.
     public var description: String {
-        guard let entity = Predicate.defaultEntity(),
+        guard let entity = FetchPredicate.defaultEntity(),
               let compiled = try? PredicateSQLCompiler.compile(node, entity: entity) else {
-            return "Predicate<\(Root.self)>"
+            return "FetchPredicate<\(Root.self)>"
         }
         return compiled.sql + (compiled.bindings.isEmpty ? "" : " " + compiled.bindings.description)
     }
