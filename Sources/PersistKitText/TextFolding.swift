@@ -41,7 +41,7 @@ package enum TextFolding {
     /// TextFolding.fold("ÉCLAIR", [.caseInsensitive, .diacriticInsensitive]) // "eclair"
     /// TextFolding.fold("Straße", .caseInsensitive)                           // "strasse"
     /// ```
-    static func fold(_ s: String, _ options: TextOptions) -> String {
+    package static func fold(_ s: String, _ options: TextOptions) -> String {
         if options.isEmpty { return s }
         // ASCII is already in NFD and has no marks; only case may change.
         if isASCII(s) {

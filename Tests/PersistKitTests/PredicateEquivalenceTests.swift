@@ -54,8 +54,40 @@ final class PredicateEquivalenceTests: XCTestCase {
 
     static let attributes = ["name", "note", "int", "optionalInt", "real", "optionalReal", "date", "flag", "optionalFlag", "priority", "blob"]
 
+    static let regexes = ["e.*", ".*clair", "[eé]clair", "É.*", "(?i)straße", "s.*e", ".", "..", "🍰.*", ".*🍰", "[a-z]+",
+                          "[A-Z]+", "\\p{L}+", ".*[0-9]+", "x\\*y", "q.r", "", "İ.*", "i.*", "ω.*", "日本語", "\\\\slash",
+                          " .*", ".* ", "(ab|abc)", "a?b?c?", "naïve", "na.ve", "e\u{301}clair", "E\\u0301clair"]
+
+    /// A random Swift value for an attribute, for format arguments.
+    private func swiftValue(for attribute: String, using rng: inout SeededGenerator) -> Any {
+        switch attribute {
+        case "name", "note": return Self.strings.randomElement(using: &rng) ?? ""
+        case "real", "optionalReal": return Self.reals.randomElement(using: &rng) ?? 0
+        case "date": return Self.dates.randomElement(using: &rng) ?? Date()
+        default: return Self.ints.randomElement(using: &rng) ?? 0
+        }
+    }
+
+    /// `MATCHES` and `BETWEEN %@` through the format parser and resolver.
+    private func randomFormatNode(using rng: inout SeededGenerator) -> PredicateNode {
+        do {
+            if Bool.random(using: &rng) {
+                let attribute = Bool.random(using: &rng) ? "name" : "note"
+                let options = ["", "[c]", "[d]", "[cd]"].randomElement(using: &rng) ?? ""
+                let pattern = Self.regexes.randomElement(using: &rng) ?? ""
+                return try FetchPredicate<Sample>(format: "\(attribute) MATCHES\(options) %@", pattern).node
+            }
+            let attribute = ["name", "note", "int", "optionalInt", "real", "optionalReal", "date", "seq"].randomElement(using: &rng) ?? "int"
+            let bounds = [swiftValue(for: attribute, using: &rng), swiftValue(for: attribute, using: &rng)]
+            let negation = Bool.random(using: &rng) ? "NOT " : ""
+            return try FetchPredicate<Sample>(format: "\(negation)\(attribute) BETWEEN %@", argumentArray: [bounds]).node
+        } catch {
+            return .invalid(error as? PersistError ?? PersistError(.invalidPredicate, "\(error)"))
+        }
+    }
+
     private func randomNode(depth: Int, using rng: inout SeededGenerator) -> PredicateNode {
-        let choice = Int.random(in: 0..<(depth > 0 ? 10 : 7), using: &rng)
+        let choice = Int.random(in: 0..<(depth > 0 ? 13 : 9), using: &rng)
         switch choice {
         case 0, 1, 2:
             let attribute = Self.attributes.randomElement(using: &rng) ?? "int"
@@ -68,13 +100,24 @@ final class PredicateEquivalenceTests: XCTestCase {
             return .text(attribute: attribute, ops.randomElement(using: &rng) ?? .contains, pattern,
                          StringComparisonOptions(rawValue: Int.random(in: 0...3, using: &rng)))
         case 5:
+            // Long lists are hash sets in memory.
             let attribute = Self.attributes.randomElement(using: &rng) ?? "int"
-            return .inList(attribute: attribute, (0..<Int.random(in: 0...4, using: &rng)).map { _ in value(for: attribute, using: &rng) })
+            let count = Bool.random(using: &rng) ? Int.random(in: 0...4, using: &rng) : Int.random(in: 9...30, using: &rng)
+            return .inList(attribute: attribute, (0..<count).map { _ in value(for: attribute, using: &rng) })
         case 6:
             return .constant(Bool.random(using: &rng))
-        case 7:
+        case 7, 8:
+            return randomFormatNode(using: &rng)
+        case 9:
+            // Equalities on one attribute in an OR become one IN list.
+            let attribute = Self.attributes.randomElement(using: &rng) ?? "int"
+            return .or((0..<Int.random(in: 2...5, using: &rng)).map { _ in
+                Bool.random(using: &rng) ? .compare(attribute: attribute, .equal, value(for: attribute, using: &rng))
+                                         : .inList(attribute: attribute, [value(for: attribute, using: &rng)])
+            } + [randomNode(depth: depth - 1, using: &rng)])
+        case 10:
             return .not(randomNode(depth: depth - 1, using: &rng))
-        case 8:
+        case 11:
             return .and((0..<Int.random(in: 1...3, using: &rng)).map { _ in randomNode(depth: depth - 1, using: &rng) })
         default:
             return .or((0..<Int.random(in: 1...3, using: &rng)).map { _ in randomNode(depth: depth - 1, using: &rng) })
@@ -92,7 +135,26 @@ final class PredicateEquivalenceTests: XCTestCase {
     }
 
     func testGeneratedPredicatesAgreeInSQLAndInMemory() throws {
-        let seed = testSeed(#function)
+        try checkGeneratedPredicates(#function, iterations: 2_500) { $0 }
+    }
+
+    /// The same, with each predicate padded past 5,000 values (an always-true `NOT seq IN
+    /// {-1, ..., -5001}`), so that SQL runs it through `pk_predicate` (the evaluator as an SQL
+    /// function, on the encoded predicate).
+    func testGeneratedPredicatesAgreeThroughThePredicateFunction() throws {
+        let padding = PredicateNode.not(.inList(attribute: "seq", (1...5_001).map { .integer(-Int64($0)) }))
+        let entity = try XCTUnwrap(FetchPredicate<Sample>.defaultEntity())
+        let sample = try PredicateSQLCompiler.compile(.and([padding, .compare(attribute: "int", .equal, .integer(1))]), entity: entity)
+        XCTAssertTrue(sample.sql.hasPrefix(PredicateFunction.name), sample.sql.prefix(100) + "…")
+        try checkGeneratedPredicates(#function, iterations: ProcessInfo.processInfo.environment["CI"] == "true" ? 80 : 200) {
+            .and([$0, padding])
+        }
+    }
+
+    private func checkGeneratedPredicates(_ name: String, iterations: Int,
+                                          wrap: (PredicateNode) -> PredicateNode) throws {
+        let seed = testSeed(name)
+        print("PredicateEquivalenceTests.\(name) seed: \(seed) (set PERSISTKIT_SEED=\(seed) to replay)")
         var rng = SeededGenerator(seed: seed)
         let directory = TemporaryDirectory()
         let model = try ManagedObjectModel(entities: [Sample.self])
@@ -106,8 +168,8 @@ final class PredicateEquivalenceTests: XCTestCase {
 
         var failures = 0
         var nonTrivial = 0
-        for iteration in 0..<2_500 {
-            var request = FetchRequest<Sample>(predicate: FetchPredicate(node: randomNode(depth: 3, using: &rng)),
+        for iteration in 0..<iterations {
+            var request = FetchRequest<Sample>(predicate: FetchPredicate(node: wrap(randomNode(depth: 3, using: &rng))),
                                                sortBy: randomSorts(using: &rng))
             if Int.random(in: 0..<5, using: &rng) == 0 {
                 request.fetchLimit = Int.random(in: 1...30, using: &rng)
@@ -123,7 +185,7 @@ final class PredicateEquivalenceTests: XCTestCase {
                 if failures <= 3 {
                     XCTFail("""
                         seed \(seed) iteration \(iteration): SQL and memory disagree
-                        predicate: \(request.predicate.map { String(describing: $0.node) } ?? "none")
+                        predicate: \(request.predicate.map { String(describing: $0.node).prefix(2_000) } ?? "none")
                         sorts: \(request.sortDescriptors.map { "\($0.key) \($0.order) \($0.nils) \($0.comparison)" })
                         limit \(request.fetchLimit) offset \(request.fetchOffset)
                         SQL    (\(countSQL)): \(fromSQL)
@@ -132,8 +194,8 @@ final class PredicateEquivalenceTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(failures, 0, "seed \(seed): \(failures) of 2500 generated requests disagreed (rerun with PERSISTKIT_SEED=\(seed))")
-        XCTAssertGreaterThan(nonTrivial, 500, "seed \(seed): too few predicates selected a proper subset to prove anything")
+        XCTAssertEqual(failures, 0, "seed \(seed): \(failures) of \(iterations) generated requests disagreed (rerun with PERSISTKIT_SEED=\(seed))")
+        XCTAssertGreaterThan(nonTrivial, iterations / 5, "seed \(seed): too few predicates selected a proper subset to prove anything")
     }
 
     /// Saved rows, pending inserts, pending updates and pending deletions, mixed: a fetch gives

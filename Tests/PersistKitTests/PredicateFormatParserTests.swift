@@ -16,8 +16,8 @@ final class PredicateFormatParserTests: XCTestCase {
         switch expression {
         case .truePredicate: return "TRUEPREDICATE"
         case .falsePredicate: return "FALSEPREDICATE"
-        case .and(let lhs, let rhs): return "(\(render(lhs)) AND \(render(rhs)))"
-        case .or(let lhs, let rhs): return "(\(render(lhs)) OR \(render(rhs)))"
+        case .and(let terms): return "(" + terms.map(render).joined(separator: " AND ") + ")"
+        case .or(let terms): return "(" + terms.map(render).joined(separator: " OR ") + ")"
         case .not(let inner): return "NOT \(render(inner))"
         case .comparison(let lhs, let op, let options, let rhs, _):
             var text = op.rawValue
@@ -44,6 +44,7 @@ final class PredicateFormatParserTests: XCTestCase {
         case .string(let string): return "'\(string)'"
         case .argument(let index): return "$\(index)"
         case .list(let values): return "{" + values.map(render).joined(separator: ", ") + "}"
+        case .variable(let name): return "$\(name)"
         }
     }
 
@@ -94,10 +95,10 @@ final class PredicateFormatParserTests: XCTestCase {
 
     func testDesignExample() throws {
         let expression = try parse("isComplete == NO AND name BEGINSWITH[cd] %@", "buy")
-        XCTAssertEqual(expression, .and(
+        XCTAssertEqual(expression, .and([
             .comparison(lhs: key("isComplete", 0), op: .equal, options: [], rhs: value(.bool(false), 14), position: 11),
             .comparison(lhs: key("name", 21), op: .beginsWith, options: [.caseInsensitive, .diacriticInsensitive],
-                        rhs: value(.argument(index: 0), 41), position: 26)))
+                        rhs: value(.argument(index: 0), 41), position: 26)]))
     }
 
     func testNil() throws {
@@ -115,11 +116,11 @@ final class PredicateFormatParserTests: XCTestCase {
 
     func testNotGroupAnd() throws {
         assertRender("NOT (a == 1 OR b != 2) AND c < 3", "(NOT (a == 1 OR b != 2) AND c < 3)")
-        XCTAssertEqual(try parse("NOT (a == 1 OR b != 2) AND c < 3"), .and(
-            .not(.or(
+        XCTAssertEqual(try parse("NOT (a == 1 OR b != 2) AND c < 3"), .and([
+            .not(.or([
                 .comparison(lhs: key("a", 5), op: .equal, options: [], rhs: value(.integer(1), 10), position: 7),
-                .comparison(lhs: key("b", 15), op: .notEqual, options: [], rhs: value(.integer(2), 20), position: 17))),
-            .comparison(lhs: key("c", 27), op: .less, options: [], rhs: value(.integer(3), 31), position: 29)))
+                .comparison(lhs: key("b", 15), op: .notEqual, options: [], rhs: value(.integer(2), 20), position: 17)])),
+            .comparison(lhs: key("c", 27), op: .less, options: [], rhs: value(.integer(3), 31), position: 29)]))
     }
 
     func testKeyArgument() throws {
@@ -134,9 +135,9 @@ final class PredicateFormatParserTests: XCTestCase {
     }
 
     func testBetween() throws {
-        XCTAssertEqual(try parse("age BETWEEN {18, 65}"), .and(
+        XCTAssertEqual(try parse("age BETWEEN {18, 65}"), .and([
             .comparison(lhs: key("age", 0), op: .greaterOrEqual, options: [], rhs: value(.integer(18), 12), position: 4),
-            .comparison(lhs: key("age", 0), op: .lessOrEqual, options: [], rhs: value(.integer(65), 12), position: 4)))
+            .comparison(lhs: key("age", 0), op: .lessOrEqual, options: [], rhs: value(.integer(65), 12), position: 4)]))
         assertRender("age between {%d, %@} OR x == 1", [1, 2], "((age >= 1 AND age <= $1) OR x == 1)")
         assertRender("NOT age BETWEEN {1, 2}", "NOT (age >= 1 AND age <= 2)")
         assertRender("name BETWEEN[c] {'a', 'm'}", "(name >=[c] 'a' AND name <=[c] 'm')")
@@ -147,11 +148,13 @@ final class PredicateFormatParserTests: XCTestCase {
     func testPrecedence() {
         assertRender("a == 1 OR b == 2 AND c == 3", "(a == 1 OR (b == 2 AND c == 3))")
         assertRender("a == 1 AND b == 2 OR c == 3", "((a == 1 AND b == 2) OR c == 3)")
-        assertRender("a == 1 OR b == 2 OR c == 3", "((a == 1 OR b == 2) OR c == 3)")
-        assertRender("a == 1 AND b == 2 AND c == 3", "((a == 1 AND b == 2) AND c == 3)")
+        assertRender("a == 1 OR b == 2 OR c == 3", "(a == 1 OR b == 2 OR c == 3)")
+        assertRender("a == 1 AND b == 2 AND c == 3", "(a == 1 AND b == 2 AND c == 3)")
+        assertRender("(a == 1 AND b == 2) AND c == 3", "((a == 1 AND b == 2) AND c == 3)")
         assertRender("NOT a == 1 AND b == 2", "(NOT a == 1 AND b == 2)")
         assertRender("NOT a == 1 OR NOT b == 2", "(NOT a == 1 OR NOT b == 2)")
-        assertRender("!!a == 1", "NOT NOT a == 1")
+        assertRender("!!a == 1", "a == 1")
+        assertRender("NOT !NOT a == 1", "NOT a == 1")
         assertRender("a == 1 && b == 2 || !(c == 3)", "((a == 1 AND b == 2) OR NOT c == 3)")
         assertRender("a == 1 and b == 2 Or c == 3", "((a == 1 AND b == 2) OR c == 3)")
         assertRender("a == 1 AND (b == 2 OR c == 3)", "(a == 1 AND (b == 2 OR c == 3))")
@@ -210,7 +213,7 @@ final class PredicateFormatParserTests: XCTestCase {
         assertRender("größe == 1", "größe == 1")
         assertRender("name IN {'a'}", "name IN {'a'}")
         assertRender("index == 1", "index == 1")
-        assertRender("notes == 1 AND orders == 2 AND inbox == 3", "((notes == 1 AND orders == 2) AND inbox == 3)")
+        assertRender("notes == 1 AND orders == 2 AND inbox == 3", "(notes == 1 AND orders == 2 AND inbox == 3)")
         assertRender("nothing == nilly", "nothing == nilly")
     }
 
@@ -288,7 +291,7 @@ final class PredicateFormatParserTests: XCTestCase {
         assertRender("a == %lld", [Int64.min], "a == -9223372036854775808")
         assertRender("a == %u", [UInt8(200)], "a == 200")
         assertRender("a == %lu", [UInt64(Int64.max)], "a == 9223372036854775807")
-        assertRender("a == %hd AND b == %zd AND c == %qd", [Int16(1), 2, 3], "((a == 1 AND b == 2) AND c == 3)")
+        assertRender("a == %hd AND b == %zd AND c == %qd", [Int16(1), 2, 3], "(a == 1 AND b == 2 AND c == 3)")
         assertRender("a == %f", [2.5], "a == d2.5")
         assertRender("a == %lf", [Float(0.5)], "a == d0.5")
         assertRender("%K == %@ AND %K == %d", ["a", "x", "b", 3], "(a == $1 AND b == 3)")
@@ -341,13 +344,43 @@ final class PredicateFormatParserTests: XCTestCase {
         assertError(#"a == "\uD800""#, position: 6, "unpaired surrogate")
         assertError(#"a == "\uD800\u0041""#, position: 6, "unpaired surrogate")
         assertError(#"a == "\uDC00""#, position: 6, "lone surrogate")
+        assertError(#"a == "\x4""#, position: 6, #"expected two hex digits in escape '\x4'"#)
+        assertError(#"a == "\xZZ""#, position: 6, "expected two hex digits")
+        assertError(#"a == "\400""#, position: 6, #"octal escape '\400' is out of range (at most \377)"#)
+        assertError(#"a == "\8""#, position: 6, #"unknown escape sequence '\8'"#)
+    }
+
+    /// `\xhh`, octal `\o` to `\ooo` (NSPredicate's `\0nn`), alongside `\uhhhh`.
+    func testHexAndOctalEscapes() {
+        assertRender(#"a == "\x41\x62\xe9""#, "a == 'Abé'")
+        assertRender(#"a == "\x7e1""#, "a == '~1'")
+        assertRender(#"a == "\060\101""#, "a == '0A'")
+        assertRender(#"a == "\0101""#, "a == '\u{8}1'")
+        assertRender(#"a == "\101\12x\7""#, "a == 'A\nx\u{7}'")
+        assertRender(#"a == "\0""#, "a == '\u{0}'")
+        assertRender(#"a == "\0012""#, "a == '\u{1}2'")
+        assertRender(#"a == "\377""#, "a == 'ÿ'")
+    }
+
+    func testMatchesBetweenArgumentsAndVariables() throws {
+        assertRender("name MATCHES[cd] '^a.*'", "name MATCHES[cd] '^a.*'")
+        assertRender("age BETWEEN %@", [[1, 10]], "age BETWEEN $0")
+        assertRender("age BETWEEN[c] $RANGE", "age BETWEEN[c] $RANGE")
+        assertRender("name == $NAME AND $LIMIT > count", "(name == $NAME AND $LIMIT > count)")
+        assertRender("name IN $NAMES", "name IN $NAMES")
+        XCTAssertEqual(try parse("a == $the_Name1"),
+                       .comparison(lhs: key("a", 0), op: .equal, options: [], rhs: value(.variable("the_Name1"), 5), position: 2))
+        assertError("a IN {1, $X}", position: 9, "only constants, found the variable '$X'")
+        assertError("a BETWEEN $", position: 10, "expected a variable name after '$'")
+        assertError("MATCHES == 1", position: 0, "write '#MATCHES' to use it as a key")
     }
 
     func testUnknownCharacters() {
         assertError("name == @x", position: 8, "unknown character '@'")
         assertError("a == 1 & b == 2", position: 7, "did you mean '&&'")
         assertError("a == 1 | b == 2", position: 7, "did you mean '||'")
-        assertError("a == $x", position: 5, "unknown character '$'")
+        assertError("a == $", position: 5, "expected a variable name after '$'")
+        assertError("a == $1", position: 5, "expected a variable name after '$'")
         assertError("a == “x”", position: 5, "unknown character '“'")
         assertError("a == \u{7}", position: 5, "unknown character U+0007")
         assertError("a + 1 == 2", position: 2, "unknown character '+'")
@@ -377,7 +410,7 @@ final class PredicateFormatParserTests: XCTestCase {
         assertError("AND == 1", position: 0, "write '#AND' to use it as a key")
         assertError("a == TRUEPREDICATE", position: 5, "reserved word 'TRUEPREDICATE'")
         assertError("ANY tags == 1", position: 0, "'ANY' is not supported")
-        assertError("name MATCHES 'x'", position: 5, "'MATCHES' is not supported")
+        assertError("name SUBQUERY 'x'", position: 5, "'SUBQUERY' is not supported")
         assertError("SELF == %@", ["x"], position: 0, "'SELF' is not supported")
         assertError("()", position: 1, "expected a predicate inside the parentheses")
     }
@@ -436,7 +469,7 @@ final class PredicateFormatParserTests: XCTestCase {
 
     func testBetweenErrors() {
         assertError("a BETWEEN 5", position: 10, "BETWEEN needs two bounds written as {low, high}")
-        assertError("a BETWEEN %@", [[1, 2]], position: 10, "BETWEEN needs two bounds")
+        assertError("a BETWEEN 'x'", position: 10, "or an array argument %@")
         assertError("a BETWEEN {1}", position: 10, "exactly two bounds")
         assertError("a BETWEEN {1, 2, 3}", position: 10, "exactly two bounds")
         assertError("a BETWEEN {}", position: 10, "exactly two bounds")
@@ -463,22 +496,43 @@ final class PredicateFormatParserTests: XCTestCase {
         assertError(hostile, position: 100, "nested too deeply")
         let braces = "a IN " + String(repeating: "{", count: 200_000)
         assertError(braces, position: 105, "nested too deeply")
+        // NOTs in a row cancel in pairs, however many there are.
         let nots = String(repeating: "!", count: 200_000) + "a == 1"
-        assertError(nots, position: 1000, "nested too deeply")
-        let notWords = String(repeating: "NOT ", count: 999) + "a == 1"
-        XCTAssertNoThrow(try PredicateFormatParser.parse(notWords, arguments: []))
+        assertRender(nots, "a == 1")
+        let notWords = String(repeating: "NOT ", count: 99_999) + "a == 1"
+        assertRender(notWords, "NOT a == 1")
+    }
+
+    /// AND/OR groups nest at most 32 levels (a group inside a group of the other kind); groups of
+    /// one kind inside each other and parentheses around one term do not count.
+    func testGroupNestingLimit() {
+        func alternating(_ levels: Int) -> String {
+            var format = "a == 0"
+            for level in 1...levels { format = "a == \(level) \(level % 2 == 0 ? "AND" : "OR") (\(format))" }
+            return format
+        }
+        XCTAssertNoThrow(try PredicateFormatParser.parse(alternating(32), arguments: []))
+        // The 33rd level is made by the outermost operator, after "a == 33 ".
+        assertError(alternating(33), position: 8, "AND/OR groups more than 32 levels deep")
+        let sameKind = (0..<90).reduce("a == 0") { format, level in "a == \(level) AND (\(format))" }
+        XCTAssertNoThrow(try PredicateFormatParser.parse(sameKind, arguments: []))
+        // NOT turns an AND into an OR (De Morgan), so NOT (x AND y) inside an OR does not add a level.
+        assertRender("a == 1 OR NOT (b == 1 AND c == 1)", "(a == 1 OR NOT (b == 1 AND c == 1))")
+        let viaNot = (0..<33).reduce("a == 0") { format, level in "a == \(level) OR NOT (\(format))" }
+        assertError(viaNot, position: 8, "more than 32 levels deep")
     }
 
     func testLongChains() throws {
-        let allowed = Array(repeating: "a == 1", count: 1000).joined(separator: " AND ")
-        let expression = try PredicateFormatParser.parse(allowed, arguments: [])
-        var depth = 0
-        var node = expression
-        while case .and(let lhs, _) = node { depth += 1; node = lhs }
-        XCTAssertEqual(depth, 999)
-        let tooLong = Array(repeating: "a == 1", count: 1002).joined(separator: " OR ")
-        // The 1000th OR makes the tree 1001 levels deep: "a == 1" then " OR " every 10 characters.
-        assertError(tooLong, position: 7 + 10 * 999, "nested too deeply")
+        let conjunction = Array(repeating: "a == 1", count: 100_000).joined(separator: " AND ")
+        guard case .and(let terms) = try PredicateFormatParser.parse(conjunction, arguments: []) else {
+            return XCTFail("expected one AND")
+        }
+        XCTAssertEqual(terms.count, 100_000)
+        let disjunction = Array(repeating: "a == 1", count: 100_000).joined(separator: " || ")
+        guard case .or(let alternatives) = try PredicateFormatParser.parse(disjunction, arguments: []) else {
+            return XCTFail("expected one OR")
+        }
+        XCTAssertEqual(alternatives.count, 100_000)
         let bigList = "a IN {" + Array(repeating: "1", count: 100_000).joined(separator: ",") + "}"
         guard case .comparison(_, _, _, .value(.list(let items), _), _) = try PredicateFormatParser.parse(bigList, arguments: []) else {
             return XCTFail("expected a comparison")

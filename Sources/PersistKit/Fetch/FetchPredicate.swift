@@ -12,10 +12,37 @@ import Foundation
 /// let same = try FetchPredicate<TaskItem>(format: "isComplete == NO AND name CONTAINS[cd] %@", "milk")
 /// ```
 public struct FetchPredicate<Root: ManagedObject>: Sendable {
-    let node: PredicateNode
+    /// A tree, or a chain of terms built by `&&` or `||` (shared, so chains build in linear time).
+    enum Storage: Sendable {
+        case node(PredicateNode)
+        case chain(PredicateChain.View)
+    }
+
+    let storage: Storage
+    /// How deeply the predicate nests AND/OR groups (kept within ``PredicateNode/maximumNesting``
+    /// by the operators).
+    let nesting: PredicateNesting
+
+    /// The predicate's tree (a chain's terms are gathered into one AND or OR node).
+    var node: PredicateNode {
+        switch storage {
+        case .node(let node): return node
+        case .chain(let view): return view.isConjunction ? .and(view.terms) : .or(view.terms)
+        }
+    }
 
     init(node: PredicateNode) {
-        self.node = node
+        self.init(node: node, nesting: PredicateNesting.of(node))
+    }
+
+    init(node: PredicateNode, nesting: PredicateNesting) {
+        storage = .node(node)
+        self.nesting = nesting
+    }
+
+    init(chain: PredicateChain.View, nesting: PredicateNesting) {
+        storage = .chain(chain)
+        self.nesting = nesting
     }
 
     /// The predicate every object satisfies.
@@ -25,12 +52,24 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
 
     /// Parses a format string in Core Data's syntax against `Root`'s entity.
     ///
-    /// Supported: `==`, `!=`, `<`, `<=`, `>`, `>=`, `IN`, `BETWEEN`, `CONTAINS`, `BEGINSWITH`,
-    /// `ENDSWITH`, `LIKE` with `[c]`, `[d]`, `[cd]`; `AND`, `OR`, `NOT`, parentheses; `nil`,
-    /// `YES`/`NO`, numbers, quoted strings, `{...}` lists; `%@`, `%K`, `%d`, `%f` arguments.
+    /// Supported: `==`, `!=`, `<`, `<=`, `>`, `>=`, `IN`, `BETWEEN` (with `{low, high}` or a
+    /// two-element array argument), `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES` (an
+    /// ICU regular expression matching the whole value) with `[c]`, `[d]`, `[cd]`; `AND`, `OR`,
+    /// `NOT`, parentheses; `nil`, `YES`/`NO`, numbers, quoted strings (with `\n`, `\t`, `\xhh`,
+    /// `\uhhhh` and octal `\0nn` escapes), `{...}` lists; `%@`, `%K`, `%d`, `%f` arguments;
+    /// `$NAME` variables, given values later with ``withSubstitutionVariables(_:)``.
+    ///
+    /// ```swift
+    /// let template = try FetchPredicate<TaskItem>(format: "name MATCHES[c] $PATTERN AND priority BETWEEN %@", [1, 2])
+    /// let milk = try template.withSubstitutionVariables(["PATTERN": "buy .*milk"])
+    /// ```
+    ///
+    /// AND/OR groups may nest at most 32 levels deep (a group inside a group of the other kind
+    /// is a level); a group may hold any number of terms.
     ///
     /// - Throws: ``PersistError`` with code `.invalidPredicate` naming the position of a syntax
-    ///   error, an unknown key, or an argument that does not fit its attribute.
+    ///   error, an unknown key, an invalid regular expression, a nesting too deep, or an argument
+    ///   that does not fit its attribute.
     public init(format: String, _ arguments: Any...) throws {
         try self.init(format: format, argumentArray: arguments)
     }
@@ -48,7 +87,26 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
     /// whose objects are plain `ManagedObject`s).
     public init(format: String, argumentArray arguments: [Any] = [], entity: EntityDescription) throws {
         let expression = try PredicateFormatParser.parse(format, arguments: arguments)
-        node = try PredicateFormatResolver(format: format, arguments: arguments, entity: entity).resolve(expression)
+        self.init(node: try PredicateFormatResolver(format: format, arguments: arguments, entity: entity).resolve(expression))
+    }
+
+    /// The predicate with values for its `$VARIABLE`s, as NSPredicate's
+    /// `withSubstitutionVariables(_:)`; variables missing from `variables` stay, and fetching
+    /// with them throws.
+    ///
+    /// ```swift
+    /// let template = try FetchPredicate<TaskItem>(format: "name BEGINSWITH[c] $PREFIX")
+    /// let buy = try template.withSubstitutionVariables(["PREFIX": "buy"])
+    /// ```
+    ///
+    /// - Throws: ``PersistError`` `.invalidPredicate` when a value does not fit its attribute, as
+    ///   a `%@` argument would not.
+    public func withSubstitutionVariables(_ variables: [String: Any]) throws -> FetchPredicate {
+        let substituted = try node.mapComparisons { node -> PredicateNode? in
+            guard case .variable(let variable) = node, let value = variables[variable.name] else { return nil }
+            return try variable.substituting(value)
+        }
+        return FetchPredicate(node: substituted)
     }
 
     static func defaultEntity() -> EntityDescription? {
@@ -149,6 +207,54 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
     public static func equals(_ keyPath: KeyPath<Root, String?>, _ string: String,
                               options: StringComparisonOptions) -> FetchPredicate {
         text(keyPath, .equal, string, options)
+    }
+
+    /// Objects whose string attribute matches the ICU regular expression `pattern` as a whole
+    /// (`MATCHES`): `[c]` ignores case, `[d]` diacritics.
+    ///
+    /// ```swift
+    /// let dated = try FetchPredicate<TaskItem>.matches(\.name, "[0-9]{4}-[0-9]{2}-[0-9]{2} .*")
+    /// ```
+    ///
+    /// - Throws: ``PersistError`` `.invalidPredicate` naming the pattern when it is not a valid
+    ///   regular expression.
+    public static func matches(_ keyPath: KeyPath<Root, String>, _ pattern: String,
+                               options: StringComparisonOptions = []) throws -> FetchPredicate {
+        try regex(keyPath, pattern, options)
+    }
+    /// Objects whose optional string attribute matches `pattern` as a whole (nil never does).
+    public static func matches(_ keyPath: KeyPath<Root, String?>, _ pattern: String,
+                               options: StringComparisonOptions = []) throws -> FetchPredicate {
+        try regex(keyPath, pattern, options)
+    }
+
+    static func regex(_ keyPath: KeyPath<Root, some AttributeValue>, _ pattern: String,
+                      _ options: StringComparisonOptions) throws -> FetchPredicate {
+        let regex = try PredicateRegex(pattern: pattern, options: options)
+        switch attributeName(keyPath) {
+        case .failure(let error): return FetchPredicate(node: .invalid(error))
+        case .success(let attribute):
+            guard attribute.type == .string else {
+                return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
+                    "\(attribute.name) is not a string attribute", attribute: attribute.name)))
+            }
+            return FetchPredicate(node: .matches(attribute: attribute.name, regex))
+        }
+    }
+
+    /// Objects whose attribute lies in `range`, bounds included (`BETWEEN`; nil never does).
+    ///
+    /// ```swift
+    /// let soon = FetchPredicate<TaskItem>.between(\.due, now...now.addingTimeInterval(86_400))
+    /// ```
+    public static func between<Value: AttributeValue & Comparable>(_ keyPath: KeyPath<Root, Value>,
+                                                                   _ range: ClosedRange<Value>) -> FetchPredicate {
+        comparison(keyPath, .greaterOrEqual, range.lowerBound) && comparison(keyPath, .lessOrEqual, range.upperBound)
+    }
+    /// Objects whose optional attribute lies in `range`, bounds included (nil never does).
+    public static func between<Value: AttributeValue & Comparable>(_ keyPath: KeyPath<Root, Value?>,
+                                                                   _ range: ClosedRange<Value>) -> FetchPredicate {
+        comparison(keyPath, .greaterOrEqual, range.lowerBound) && comparison(keyPath, .lessOrEqual, range.upperBound)
     }
 
     /// Objects whose attribute is one of `values` (`priority IN {1, 2}`); nil in `values`

@@ -4,6 +4,12 @@ import PersistKitText
 /// Every comparison is two-valued (true or false, never SQL's unknown), in SQL and in memory
 /// alike: `==` and `!=` treat nil as a value (`due == nil`), ordering comparisons and string
 /// operators are false when either side is nil, and `NOT` flips true and false.
+///
+/// Trees may be wide (an `AND` of 100,000 terms is one node with 100,000 children) but not deep:
+/// every producer keeps the nesting of AND/OR groups within ``maximumNesting`` (see
+/// ``PredicateNesting``), and the code that walks a tree from outside (``error``,
+/// ``attributeNames``, ``normalized()``) uses explicit stacks, so no input can exhaust the
+/// thread's stack.
 indirect enum PredicateNode: Sendable {
     case constant(Bool)
     case and([PredicateNode])
@@ -15,27 +21,58 @@ indirect enum PredicateNode: Sendable {
     /// A predicate that could not be built (a key path that is not an attribute): fetching
     /// with it throws this error.
     case invalid(PersistError)
+    /// `MATCHES`: the whole string value matches a regular expression (nil never does).
+    case matches(attribute: String, PredicateRegex)
+    /// A comparison with a `$VARIABLE` not substituted yet: fetching with it throws.
+    case variable(PredicateVariable)
 
-    /// The first error inside the predicate, if any.
+    /// The deepest nesting of AND/OR groups accepted, counted as ``PredicateNesting`` does.
+    ///
+    /// It keeps every recursion over a predicate shallow and the SQL within what SQLite's
+    /// parser accepts (its stack holds 100 entries; each level of parentheses costs one to three).
+    static let maximumNesting = 32
+
+    /// The error for a predicate nested more deeply than ``maximumNesting``.
+    static func nestingError(_ depth: Int) -> PersistError {
+        PersistError(.invalidPredicate,
+            "The predicate nests AND/OR groups \(depth) levels deep; at most \(maximumNesting) levels are supported "
+            + "(a group inside a group of the other kind is one level; NOT does not count)")
+    }
+
+    /// The first error inside the predicate (in written order), if any: an invalid node, or an
+    /// unsubstituted variable.
     var error: PersistError? {
-        switch self {
-        case .invalid(let error): return error
-        case .and(let nodes), .or(let nodes):
-            for node in nodes { if let error = node.error { return error } }
-            return nil
-        case .not(let node): return node.error
-        default: return nil
+        var stack: [PredicateNode] = [self]
+        while let node = stack.popLast() {
+            switch node {
+            case .invalid(let error): return error
+            case .variable(let variable): return variable.unsubstitutedError
+            case .and(let nodes), .or(let nodes): stack.append(contentsOf: nodes.reversed())
+            case .not(let inner): stack.append(inner)
+            default: break
+            }
         }
+        return nil
     }
 
     /// The attribute names the predicate reads.
-    var attributeNames: Set<String> {
-        switch self {
-        case .constant, .invalid: return []
-        case .and(let nodes), .or(let nodes): return nodes.reduce(into: Set()) { $0.formUnion($1.attributeNames) }
-        case .not(let node): return node.attributeNames
-        case .compare(let name, _, _), .text(let name, _, _, _), .inList(let name, _): return [name]
+    var attributeNames: Set<String> { Set(attributeNamesInOrder) }
+
+    /// The attribute names the predicate reads, in written order, repeated as often as read.
+    var attributeNamesInOrder: [String] {
+        var names: [String] = []
+        var stack: [PredicateNode] = [self]
+        while let node = stack.popLast() {
+            switch node {
+            case .constant, .invalid: break
+            case .and(let nodes), .or(let nodes): stack.append(contentsOf: nodes.reversed())
+            case .not(let inner): stack.append(inner)
+            case .compare(let name, _, _), .text(let name, _, _, _), .inList(let name, _), .matches(let name, _):
+                names.append(name)
+            case .variable(let variable): names.append(variable.attribute)
+            }
         }
+        return names
     }
 }
 

@@ -1,20 +1,119 @@
 /// Compiles a resolved predicate to an SQL `WHERE` expression with bound values.
 ///
 /// Each comparison compiles to an expression that is never NULL, so SQL's three-valued logic
-/// collapses to the two-valued logic the in-memory evaluator uses.
-enum PredicateSQLCompiler {
+/// collapses to the two-valued logic the in-memory evaluator uses. Both start from the same
+/// normalized tree (``PredicateNode/normalized()``).
+///
+/// The SQL is shaped to fit SQLite's own limits:
+/// - **Parser stack.** SQLite's LALR parser (before 3.46) has a fixed stack of 100 entries. An
+///   operand that follows `AND`/`OR` inside parentheses costs three entries, the first operand of
+///   a parenthesized group one. So the operand that needs the most stack goes first, and
+///   nesting that follows the deepest branch costs one entry per level.
+/// - **Expression depth.** SQLite parses `a AND b AND c` left-deep and refuses trees deeper than
+///   1000 (`SQLITE_MAX_EXPR_DEPTH`). Groups wider than ``chunkWidth`` are split into
+///   parenthesized chunks, recursively.
+/// - **Parameters.** Equal values share one numbered parameter (`?7`).
+///
+/// Each fragment's cost in parser stack entries and tree height is tracked (conservatively).
+/// A predicate beyond those budgets, or with more than ``maximumSQLComparisons`` comparisons or
+/// ``maximumSQLValues`` values (SQLite prepares statements in time quadratic in the number of
+/// distinct constants: 100,000 take about a minute), compiles instead to one call of the SQL
+/// function `pk_predicate` (``PredicateFunction``), which runs the in-memory evaluator on the
+/// columns the predicate reads, with the predicate bound as one blob. Such a fetch scans the
+/// table, but any size and shape of predicate works, with exactly the in-memory answer.
+struct PredicateSQLCompiler {
     struct Compiled {
         var sql: String
         var bindings: [SQLValue]
     }
 
-    static func compile(_ node: PredicateNode, entity: EntityDescription) throws -> Compiled {
-        var bindings: [SQLValue] = []
-        let sql = try compile(node, entity: entity, bindings: &bindings)
-        return Compiled(sql: sql, bindings: bindings)
+    /// Groups wider than this are split into parenthesized chunks.
+    static let chunkWidth = 64
+    /// A group whose non-leading operands are more than this many is written `(first OP (rest))`,
+    /// so the leading operand stays near the top of the expression tree.
+    static let inlineOperandLimit = 8
+    /// Parser stack entries the WHERE expression may use (100 in SQLite, less what the
+    /// surrounding `SELECT ... WHERE` takes, less a margin). Calibrated on SQLite 3.40.1: SQL
+    /// this model puts at 96 or less parses, at 98 or more overflows. Within the SQL form's
+    /// 2,000 comparisons and 32 levels the model stays below about 80, so this is a safety net.
+    static let parserStackBudget = 88
+    /// Expression tree height the WHERE expression may reach (1000 in SQLite, less a margin for
+    /// the conditions a fetch adds around it).
+    static let expressionHeightBudget = 990
+    /// Predicates with more comparisons than this run through `pk_predicate`.
+    static let maximumSQLComparisons = 2_000
+    /// Predicates with more values than this (or than SQLite may bind) run through `pk_predicate`.
+    static let maximumSQLValues = min(5_000, SQLiteLimits.current.variables - 1)
+
+    /// One compiled piece: its SQL and what parsing it costs SQLite.
+    struct Fragment {
+        var sql: String
+        /// Parser stack entries in use at most while parsing it.
+        var stack: Int
+        /// The height of its expression tree.
+        var height: Int
     }
 
-    private static func attribute(_ name: String, in entity: EntityDescription) throws -> AttributeDescription {
+    private let entity: EntityDescription
+    private(set) var bindings: [SQLValue] = []
+    private var parameterByValue: [BindingKey: Int] = [:]
+
+    private init(entity: EntityDescription) {
+        self.entity = entity
+    }
+
+    static func compile(_ node: PredicateNode, entity: EntityDescription) throws -> Compiled {
+        let normalized = try node.normalized()
+        let size = Self.size(of: normalized)
+        if size.comparisons <= maximumSQLComparisons && size.values <= maximumSQLValues {
+            var compiler = PredicateSQLCompiler(entity: entity)
+            let fragment = try compiler.emit(normalized)
+            if fragment.stack <= parserStackBudget && fragment.height <= expressionHeightBudget {
+                return Compiled(sql: fragment.sql, bindings: compiler.bindings)
+            }
+        }
+        return try functionCall(normalized, entity: entity)
+    }
+
+    /// How many comparisons and values a normalized tree holds (recursion bounded by its nesting).
+    private static func size(of node: PredicateNode) -> (comparisons: Int, values: Int) {
+        switch node {
+        case .and(let children), .or(let children):
+            return children.reduce(into: (0, 0)) { total, child in
+                let size = Self.size(of: child)
+                total.0 += size.comparisons
+                total.1 += size.values
+            }
+        case .not(let inner): return size(of: inner)
+        case .constant: return (0, 0)
+        case .inList(_, let values): return (1, values.count)
+        default: return (1, 1)
+        }
+    }
+
+    /// `pk_predicate(?1, "a", "b", ...)`: the encoded predicate, then the columns it reads.
+    private static func functionCall(_ node: PredicateNode, entity: EntityDescription) throws -> Compiled {
+        var names: [String] = []
+        var seen: Set<String> = []
+        for name in node.attributeNamesInOrder where seen.insert(name).inserted {
+            guard entity.attribute(named: name) != nil else {
+                throw PersistError(.invalidPredicate, "\(entity.name) has no attribute named \(name)",
+                                   entity: entity.name, attribute: name)
+            }
+            names.append(name)
+        }
+        let limit = SQLiteLimits.current.functionArguments - 1
+        guard names.count <= limit else {
+            throw PersistError(.invalidPredicate,
+                "The predicate is too large for SQL and reads \(names.count) attributes; "
+                + "SQLite passes at most \(limit) to a function: split it into several fetches", entity: entity.name)
+        }
+        let columns = names.map { ", " + SQLName.quote($0) }.joined()
+        let blob = try PredicateCodec.encode(node, attributes: names)
+        return Compiled(sql: "\(PredicateFunction.name)(?1\(columns))", bindings: [.blob(blob)])
+    }
+
+    private func attribute(_ name: String) throws -> AttributeDescription {
         guard let attribute = entity.attribute(named: name) else {
             throw PersistError(.invalidPredicate, "\(entity.name) has no attribute named \(name)",
                                entity: entity.name, attribute: name)
@@ -22,57 +121,168 @@ enum PredicateSQLCompiler {
         return attribute
     }
 
-    private static func compile(_ node: PredicateNode, entity: EntityDescription, bindings: inout [SQLValue]) throws -> String {
+    // MARK: - Groups
+
+    /// Emits a normalized node. Recursion follows group nesting, at most
+    /// ``PredicateNode/maximumNesting`` levels.
+    private mutating func emit(_ node: PredicateNode) throws -> Fragment {
         switch node {
         case .constant(let value):
-            return value ? "1" : "0"
-        case .invalid(let error):
-            throw error
-        case .and(let nodes):
-            if nodes.isEmpty { return "1" }
-            return "(" + (try nodes.map { try compile($0, entity: entity, bindings: &bindings) }).joined(separator: " AND ") + ")"
-        case .or(let nodes):
-            if nodes.isEmpty { return "0" }
-            return "(" + (try nodes.map { try compile($0, entity: entity, bindings: &bindings) }).joined(separator: " OR ") + ")"
+            return Fragment(sql: value ? "1" : "0", stack: 1, height: 1)
+        case .and(let children):
+            return try group(children, separator: " AND ")
+        case .or(let children):
+            return try group(children, separator: " OR ")
         case .not(let inner):
-            return "(NOT " + (try compile(inner, entity: entity, bindings: &bindings)) + ")"
+            let fragment = try emit(inner)
+            return Fragment(sql: "(NOT " + fragment.sql + ")", stack: fragment.stack + 2, height: fragment.height + 1)
+        default:
+            return try comparison(node)
+        }
+    }
+
+    private mutating func group(_ children: [PredicateNode], separator: String) throws -> Fragment {
+        var operands: [Fragment] = []
+        operands.reserveCapacity(children.count)
+        for child in children { operands.append(try emit(child)) }
+        guard let leading = Self.mostDemanding(operands) else {
+            return Fragment(sql: separator == " AND " ? "1" : "0", stack: 1, height: 1)
+        }
+        if operands.count - 1 <= Self.inlineOperandLimit {
+            return Self.chain(operands, separator)
+        }
+        let first = operands.remove(at: leading)
+        return Self.chain([first, Self.chunked(operands, separator)], separator)
+    }
+
+    /// The index of the operand needing the most parser stack (the tallest among those).
+    private static func mostDemanding(_ operands: [Fragment]) -> Int? {
+        // `max(by:)` keeps the first of equals, so operands stay in written order when they can.
+        operands.indices.max { (operands[$0].stack, operands[$0].height) < (operands[$1].stack, operands[$1].height) }
+    }
+
+    /// `(a OP b OP c ...)` with the most demanding operand first and the tallest of the others
+    /// last, where each sits highest in SQLite's left-deep tree.
+    private static func chain(_ operands: [Fragment], _ separator: String) -> Fragment {
+        guard operands.count > 1, let leading = mostDemanding(operands) else {
+            return operands.first ?? Fragment(sql: "1", stack: 1, height: 1)
+        }
+        var rest = operands
+        let first = rest.remove(at: leading)
+        rest.sort { $0.height < $1.height }
+        let count = operands.count
+        var stack = 1 + first.stack
+        var height = first.height + count - 1
+        var sql = "(" + first.sql
+        for (offset, operand) in rest.enumerated() {
+            stack = max(stack, 3 + operand.stack)
+            height = max(height, operand.height + count - 1 - offset)
+            sql += separator
+            sql += operand.sql
+        }
+        sql += ")"
+        return Fragment(sql: sql, stack: stack, height: height)
+    }
+
+    /// A chain of any width, as chains of at most ``chunkWidth`` operands nested in chains.
+    private static func chunked(_ operands: [Fragment], _ separator: String) -> Fragment {
+        var level = operands
+        while level.count > chunkWidth {
+            level = stride(from: 0, to: level.count, by: chunkWidth).map {
+                chain(Array(level[$0..<min($0 + chunkWidth, level.count)]), separator)
+            }
+        }
+        return chain(level, separator)
+    }
+
+    // MARK: - Comparisons
+
+    private mutating func comparison(_ node: PredicateNode) throws -> Fragment {
+        switch node {
         case .compare(let name, let op, let value):
-            let attribute = try attribute(name, in: entity)
+            let attribute = try attribute(name)
             let column = SQLName.quote(attribute.name)
             switch (op, value) {
-            case (.equal, .null): return "(\(column) IS NULL)"
-            case (.notEqual, .null): return "(\(column) IS NOT NULL)"
-            case (_, .null): return "0"
+            case (.equal, .null): return Fragment(sql: "(\(column) IS NULL)", stack: 5, height: 2)
+            case (.notEqual, .null): return Fragment(sql: "(\(column) IS NOT NULL)", stack: 5, height: 2)
+            case (_, .null): return Fragment(sql: "0", stack: 1, height: 1)
             case (.equal, _):
-                bindings.append(value)
-                return attribute.isOptional ? "(\(column) IS ?)" : "(\(column) = ?)"
+                let operator_ = attribute.isOptional ? "IS" : "="
+                return Fragment(sql: "(\(column) \(operator_) \(parameter(value)))", stack: 5, height: 2)
             case (.notEqual, _):
-                bindings.append(value)
-                return attribute.isOptional ? "(\(column) IS NOT ?)" : "(\(column) <> ?)"
+                let operator_ = attribute.isOptional ? "IS NOT" : "<>"
+                return Fragment(sql: "(\(column) \(operator_) \(parameter(value)))", stack: 5, height: 2)
             default:
-                bindings.append(value)
+                let test = "\(column) \(op.sql) \(parameter(value))"
                 return attribute.isOptional
-                    ? "(\(column) IS NOT NULL AND \(column) \(op.sql) ?)"
-                    : "(\(column) \(op.sql) ?)"
+                    ? Fragment(sql: "(\(column) IS NOT NULL AND \(test))", stack: 7, height: 3)
+                    : Fragment(sql: "(\(test))", stack: 5, height: 2)
             }
         case .text(let name, let op, let pattern, let options):
-            let attribute = try attribute(name, in: entity)
-            bindings.append(.text(pattern))
-            return "\(TextFunctions.functionName(op, options.textOptions))(\(SQLName.quote(attribute.name)), ?)"
+            let attribute = try attribute(name)
+            let call = "\(TextFunctions.functionName(op, options.textOptions))(\(SQLName.quote(attribute.name)), \(parameter(.text(pattern))))"
+            return Fragment(sql: call, stack: 6, height: 2)
+        case .matches(let name, let regex):
+            let attribute = try attribute(name)
+            let call = "\(PredicateSQLFunctions.matchesFunctionName(regex.options))(\(SQLName.quote(attribute.name)), \(parameter(.text(regex.pattern))))"
+            return Fragment(sql: call, stack: 6, height: 2)
         case .inList(let name, let values):
-            let attribute = try attribute(name, in: entity)
-            let column = SQLName.quote(attribute.name)
-            let nonNull = values.filter { !$0.isNull }
-            let matchesNull = values.count != nonNull.count
-            var parts: [String] = []
-            if !nonNull.isEmpty {
-                bindings.append(contentsOf: nonNull)
-                let list = Array(repeating: "?", count: nonNull.count).joined(separator: ", ")
-                parts.append(attribute.isOptional ? "(\(column) IS NOT NULL AND \(column) IN (\(list)))" : "(\(column) IN (\(list)))")
+            return try inList(try attribute(name), values)
+        default:
+            // Normalization leaves only comparisons here.
+            throw PersistError(.invalidPredicate, "The predicate has a part SQL cannot express", entity: entity.name)
+        }
+    }
+
+    private mutating func inList(_ attribute: AttributeDescription, _ values: [SQLValue]) throws -> Fragment {
+        let column = SQLName.quote(attribute.name)
+        let nonNull = values.filter { !$0.isNull }
+        let matchesNull = values.count != nonNull.count
+        var parts: [String] = []
+        if !nonNull.isEmpty {
+            var list = ""
+            for (offset, value) in nonNull.enumerated() {
+                if offset > 0 { list += ", " }
+                list += parameter(value)
             }
-            if matchesNull { parts.append("(\(column) IS NULL)") }
-            if parts.isEmpty { return "0" }
-            return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " OR ") + ")"
+            parts.append(attribute.isOptional ? "(\(column) IS NOT NULL AND \(column) IN (\(list)))" : "(\(column) IN (\(list)))")
+        }
+        if matchesNull { parts.append("(\(column) IS NULL)") }
+        switch parts.count {
+        case 0: return Fragment(sql: "0", stack: 1, height: 1)
+        case 1: return Fragment(sql: parts[0], stack: 9, height: 3)
+        default: return Fragment(sql: "(" + parts.joined(separator: " OR ") + ")", stack: 12, height: 4)
+        }
+    }
+
+    // MARK: - Values
+
+    /// A numbered parameter for `value`, shared by equal values.
+    private mutating func parameter(_ value: SQLValue) -> String {
+        let key = BindingKey(value)
+        if let index = parameterByValue[key] { return "?\(index)" }
+        bindings.append(value)
+        parameterByValue[key] = bindings.count
+        return "?\(bindings.count)"
+    }
+
+    /// Identity of a bound value, byte-exact for text (Swift's `==` on strings is canonical
+    /// equivalence, which would merge "é" with "e" + U+0301).
+    private enum BindingKey: Hashable {
+        case null
+        case integer(Int64)
+        case real(UInt64)
+        case text([UInt8])
+        case blob([UInt8])
+
+        init(_ value: SQLValue) {
+            switch value {
+            case .null: self = .null
+            case .integer(let integer): self = .integer(integer)
+            case .real(let real): self = .real(real.bitPattern)
+            case .text(let text): self = .text(Array(text.utf8))
+            case .blob(let data): self = .blob(Array(data))
+            }
         }
     }
 }

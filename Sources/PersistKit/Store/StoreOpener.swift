@@ -7,6 +7,13 @@ import Foundation
 /// any point: deciding that a file is new, and creating the store in it, happen together under
 /// SQLite's write lock, and a file whose creation never committed counts as new.
 enum StoreOpener {
+    /// Opens a connection with the store's SQL functions (MATCHES, `pk_predicate`) on it.
+    static func connect(path: String, configuration: SQLiteConnection.Configuration) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, configuration: configuration)
+        PredicateSQLFunctions.register(on: connection)
+        return connection
+    }
+
     /// An open, checked connection and what was learnt opening it.
     struct Opened {
         let connection: SQLiteConnection
@@ -19,7 +26,7 @@ enum StoreOpener {
         let configuration = SQLiteConnection.Configuration(synchronous: description.synchronous,
                                                           busyTimeout: description.busyTimeout)
         guard case .sqlite(let url) = description.kind else {
-            let connection = try SQLiteConnection(path: ":memory:", configuration: configuration)
+            let connection = try Self.connect(path: ":memory:", configuration: configuration)
             guard let identifier = try connection.inImmediateTransaction({ try createSchema(connection, model: model) }) else {
                 throw PersistError(.misuse, "A new in-memory database already had a schema")
             }
@@ -38,7 +45,7 @@ enum StoreOpener {
     private static func openForWriting(_ file: StoreFile, model: ManagedObjectModel,
                                        configuration: SQLiteConnection.Configuration) throws -> Opened {
         let walExisted = FileManager.default.fileExists(atPath: file.realPath + "-wal")
-        let connection = try SQLiteConnection(path: file.realPath, configuration: configuration)
+        let connection = try Self.connect(path: file.realPath, configuration: configuration)
         let identifier: String
         do {
             identifier = try identifyOrCreate(connection, file: file, model: model)
@@ -109,13 +116,13 @@ enum StoreOpener {
         var immutable = live
         immutable.immutable = true
         let walExisted = FileManager.default.fileExists(atPath: file.realPath + "-wal")
-        let checked = try SQLiteConnection(path: file.realPath, configuration: walExisted ? live : immutable)
+        let checked = try Self.connect(path: file.realPath, configuration: walExisted ? live : immutable)
         guard try StoreSchemaCheck.contents(of: checked, path: file.path, realPath: file.realPath) == .store else {
             throw PersistError(.cannotOpenStore, "Cannot create store \(file.path): \(reason)", store: file.path)
         }
         let identifier = try StoreSchemaCheck.validate(checked, model: model, path: file.path, realPath: file.realPath)
         let keepsChecked = walExisted || access(file.directory, W_OK) != 0
-        let connection = keepsChecked ? checked : try SQLiteConnection(path: file.realPath, configuration: live)
+        let connection = keepsChecked ? checked : try Self.connect(path: file.realPath, configuration: live)
         return Opened(connection: connection, identifier: identifier, readOnlyReason: reason)
     }
 }

@@ -5,8 +5,11 @@
 indirect enum PredicateFormatExpression: Equatable, Sendable {
     case truePredicate
     case falsePredicate
-    case and(PredicateFormatExpression, PredicateFormatExpression)
-    case or(PredicateFormatExpression, PredicateFormatExpression)
+    /// Two or more terms joined by AND as written (`a AND b AND c` is one node; a parenthesized
+    /// AND inside is a child node).
+    case and([PredicateFormatExpression])
+    /// Two or more terms joined by OR.
+    case or([PredicateFormatExpression])
     case not(PredicateFormatExpression)
     /// `lhs op[options] rhs`. `position` is the character offset of the operator in the format.
     case comparison(lhs: PredicateFormatOperand, op: PredicateFormatOperator,
@@ -32,6 +35,8 @@ indirect enum PredicateFormatValue: Equatable, Sendable {
     case argument(index: Int)
     /// `{1, 2, 3}`: an aggregate literal, for `IN`.
     case list([PredicateFormatValue])
+    /// `$NAME`: a variable, given a value by `withSubstitutionVariables(_:)`.
+    case variable(String)
 }
 
 /// A comparison operator in a format string.
@@ -46,5 +51,9 @@ enum PredicateFormatOperator: String, Equatable, Sendable {
     case beginsWith = "BEGINSWITH"
     case endsWith = "ENDSWITH"
     case like = "LIKE"
+    case matches = "MATCHES"
     case `in` = "IN"
+    /// `BETWEEN` with an argument or variable holding the two bounds (`BETWEEN {low, high}` is
+    /// parsed into two comparisons instead).
+    case between = "BETWEEN"
 }

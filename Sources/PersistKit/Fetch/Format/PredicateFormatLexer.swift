@@ -23,6 +23,8 @@ struct PredicateFormatLexer {
         case double(Double)
         /// `%@`: the index of the argument in the arguments array.
         case argument(Int)
+        /// `$NAME`: a substitution variable (the name without `$`).
+        case variable(String)
         /// `==`, `=`, `!=`, `<>`, `<`, `<=`, `=<`, `>`, `>=`, `=>`.
         case comparison(PredicateFormatOperator)
         /// `&&`.
@@ -157,6 +159,8 @@ struct PredicateFormatLexer {
             return try lexSpecifier()
         case "#":
             return try lexKeyPath()
+        case "$":
+            return try lexVariable()
         case "-":
             if Self.isDigit(peek(1)) || (peekIs(".", 1) && Self.isDigit(peek(2))) { return try lexNumber() }
             throw diagnostics.syntaxError(at: start, "unexpected '-' (only a number may follow a minus sign)")
@@ -195,6 +199,18 @@ struct PredicateFormatLexer {
         let name = components.joined(separator: ".")
         if components.count == 1 && !escaped { return Token(kind: .word(name), start: start, end: index) }
         return Token(kind: .key(name), start: start, end: index)
+    }
+
+    /// `$NAME`: a letter or underscore, then letters, digits and underscores.
+    private mutating func lexVariable() throws(PersistError) -> Token {
+        let start = index
+        advance()
+        guard let first = peek(), Self.isIdentifierStart(first) else {
+            throw diagnostics.syntaxError(at: start, "expected a variable name after '$'")
+        }
+        let nameStart = index
+        while let scalar = peek(), Self.isIdentifierContinue(scalar) { advance() }
+        return Token(kind: .variable(text(nameStart, index)), start: start, end: index)
     }
 
     /// `42`, `-7`, `0x1F`, `0o17`, `0b101`, `1.5`, `.5`, `1.5e-3`.
@@ -295,7 +311,8 @@ struct PredicateFormatLexer {
         return Int64(bitPattern: magnitude)
     }
 
-    /// `"..."` or `'...'` with `\n \t \r \0 \\ \" \' \uXXXX` escapes.
+    /// `"..."` or `'...'` with `\n \t \r \\ \" \'` escapes, `\xhh` (two hex digits), `\uhhhh`
+    /// (four, with surrogate pairs) and octal `\o`, `\oo`, `\ooo` (up to `\377`; `\0` is NUL).
     private mutating func lexString(quote: Unicode.Scalar) throws(PersistError) -> Token {
         let start = index
         advance()
@@ -320,8 +337,14 @@ struct PredicateFormatLexer {
             case "n": value.append("\n")
             case "t": value.append("\t")
             case "r": value.append("\r")
-            case "0": value.append("\0")
             case "\\", "\"", "'": value.append(escaped)
+            case "0"..."7":
+                value.append(try octalEscape(escapeStart: escapeStart))
+                continue // octalEscape advanced past the digits
+            case "x":
+                advance()
+                value.append(try hexEscape(escapeStart: escapeStart, digits: 2))
+                continue
             case "u":
                 advance()
                 let high = try hexQuad(escapeStart: escapeStart)
@@ -365,6 +388,35 @@ struct PredicateFormatLexer {
             advance()
         }
         return result
+    }
+
+    /// The scalar of a `\xhh` escape (the index is just after the `x`).
+    private mutating func hexEscape(escapeStart: Int, digits: Int) throws(PersistError) -> Unicode.Scalar {
+        var result: UInt32 = 0
+        for _ in 0..<digits {
+            guard let scalar = peek(), let digit = Self.digitValue(scalar, radix: 16) else {
+                throw diagnostics.syntaxError(at: escapeStart, "expected two hex digits in escape '\(text(escapeStart, index))'")
+            }
+            result = (result << 4) | UInt32(truncatingIfNeeded: digit)
+            advance()
+        }
+        // Two hex digits are at most U+00FF, always a valid scalar.
+        return Unicode.Scalar(UInt8(truncatingIfNeeded: result))
+    }
+
+    /// The scalar of an octal escape: one to three octal digits (the index is at the first).
+    private mutating func octalEscape(escapeStart: Int) throws(PersistError) -> Unicode.Scalar {
+        var result: UInt32 = 0
+        var count = 0
+        while count < 3, let scalar = peek(), let digit = Self.digitValue(scalar, radix: 8) {
+            result = result << 3 | UInt32(truncatingIfNeeded: digit)
+            count += 1
+            advance()
+        }
+        guard result <= 0o377 else {
+            throw diagnostics.syntaxError(at: escapeStart, "octal escape '\(text(escapeStart, index))' is out of range (at most \\377)")
+        }
+        return Unicode.Scalar(UInt8(truncatingIfNeeded: result))
     }
 
     // MARK: - Format specifiers

@@ -9,30 +9,34 @@
 /// not         := ("NOT" | "!")* primary
 /// primary     := "TRUEPREDICATE" | "FALSEPREDICATE" | "(" or ")" | comparison
 /// comparison  := operand operator options? operand
-///              | operand "BETWEEN" options? "{" value "," value "}"
+///              | operand "BETWEEN" options? ("{" value "," value "}" | "%@" | variable)
 /// operator    := "==" | "=" | "!=" | "<>" | "<" | "<=" | "=<" | ">" | ">=" | "=>"
-///              | "CONTAINS" | "BEGINSWITH" | "ENDSWITH" | "LIKE" | "IN"
+///              | "CONTAINS" | "BEGINSWITH" | "ENDSWITH" | "LIKE" | "MATCHES" | "IN"
 /// options     := "[" ("c" | "d")+ "]"
-/// operand     := keyPath | "%K" | value
+/// operand     := keyPath | "%K" | value | variable
 /// value       := string | number | "nil" | "NULL" | "YES" | "TRUE" | "NO" | "FALSE"
 ///              | "%@" | "%d"... | "%f"... | "{" (value ("," value)*)? "}"
+/// variable    := "$" identifier
 /// keyPath     := "#"? identifier ("." "#"? identifier)*
 /// ```
 ///
+/// - `a AND b AND c` is one `.and` node of three terms (likewise OR); a parenthesized group is
+///   a child node, as written.
+/// - An even number of `NOT`s cancels out; an odd number is one `.not`.
 /// - `a BETWEEN {lo, hi}` becomes `(a >= lo AND a <= hi)`, both comparisons carrying the
-///   position of `BETWEEN` and its options.
+///   position of `BETWEEN` and its options. `a BETWEEN %@` (or `$VAR`) stays one comparison with
+///   operator `.between`: its bounds are known only when the argument is looked up.
 /// - Operands keep the order they were written in (`5 < count` stays value-then-key).
 /// - Positions, in the tree and in error messages, are offsets in `Character`s (grapheme
 ///   clusters) from the start of the format; for ASCII formats they are byte offsets.
 /// - `%@` becomes `.argument(index:)`, where `index` is the position of the argument in the
 ///   `arguments` array (every specifier, `%K` and `%d` included, consumes one argument in order).
-/// - Nesting (parentheses, `NOT`, aggregates) is limited to ``maximumNesting`` levels and the tree
-///   to ``maximumDepth`` levels, so hostile input cannot exhaust the stack.
+/// - Parentheses and aggregates nest at most ``maximumNesting`` levels, and AND/OR groups at most
+///   ``PredicateNode/maximumNesting`` levels (counted as ``PredicateNesting`` does), so hostile
+///   input cannot exhaust the stack; terms in a group and `NOT`s in a row are not limited.
 struct PredicateFormatParser {
     /// The deepest nesting of parentheses and aggregates accepted.
     static let maximumNesting = 100
-    /// The deepest expression tree accepted (a chain of n `AND`s is n levels deep).
-    static let maximumDepth = 1000
 
     /// Parses `format`, substituting arguments: `%@` becomes `.argument(index:)` (the lead looks the value up later),
     /// `%K` takes a key name from `arguments[i]` (must be a String, else invalidPredicate error),
@@ -45,17 +49,17 @@ struct PredicateFormatParser {
 
     private typealias Token = PredicateFormatLexer.Token
 
-    /// A parsed subtree and its depth.
+    /// A parsed subtree and how deeply it nests AND/OR groups.
     private struct Node {
         var expression: PredicateFormatExpression
-        var depth: Int
+        var nesting: PredicateNesting
     }
 
     private static let unsupportedWords: Set<String> = [
-        "ANY", "ALL", "SOME", "NONE", "MATCHES", "SUBQUERY", "SELF", "FUNCTION", "CAST", "ANYKEY",
+        "ANY", "ALL", "SOME", "NONE", "SUBQUERY", "SELF", "FUNCTION", "CAST", "ANYKEY",
     ]
     private static let reservedWords: Set<String> = [
-        "AND", "OR", "NOT", "IN", "LIKE", "CONTAINS", "BEGINSWITH", "ENDSWITH", "BETWEEN",
+        "AND", "OR", "NOT", "IN", "LIKE", "CONTAINS", "BEGINSWITH", "ENDSWITH", "MATCHES", "BETWEEN",
         "TRUEPREDICATE", "FALSEPREDICATE", "NIL", "NULL", "YES", "NO", "TRUE", "FALSE",
     ]
 
@@ -120,12 +124,6 @@ struct PredicateFormatParser {
         diagnostics.characterOffset(token.start)
     }
 
-    private func checkDepth(_ depth: Int, at token: Token) throws(PersistError) {
-        if depth > Self.maximumDepth {
-            throw error(token, "predicate is nested too deeply (more than \(Self.maximumDepth) levels)")
-        }
-    }
-
     private mutating func enterNesting(_ token: Token) throws(PersistError) {
         nesting &+= 1
         if nesting > Self.maximumNesting {
@@ -135,12 +133,97 @@ struct PredicateFormatParser {
 
     // MARK: - Predicates
 
+    /// A parenthesized group being parsed (or the whole format): its OR of ANDs so far.
+    private struct GroupFrame {
+        /// The '(' that opened the group; nil for the whole format.
+        let open: Token?
+        /// An odd number of NOTs precedes the '('.
+        let negated: Bool
+        var alternatives = GroupBuilder(kind: .or)
+        var conjuncts = GroupBuilder(kind: .and)
+    }
+
+    /// The terms of one AND or OR as they are parsed, and their nesting.
+    private struct GroupBuilder {
+        let kind: PredicateNesting.Kind
+        var terms: [Node] = []
+        /// The operator before the term being parsed (where a nesting error is reported).
+        var pendingOperator: Token?
+        /// The deepest term, counted as a child of this group.
+        var deepest = 0
+
+        init(kind: PredicateNesting.Kind) {
+            self.kind = kind
+        }
+
+        /// The group so far, as one node (the term itself when there is one).
+        var node: Node? {
+            guard terms.count > 1 else { return terms.first }
+            let expressions = terms.map(\.expression)
+            return Node(expression: kind == .or ? .or(expressions) : .and(expressions),
+                        nesting: PredicateNesting.group(kind, terms.lazy.map(\.nesting)))
+        }
+    }
+
+    /// Parses the whole format with an explicit stack of parenthesized groups, so that nesting
+    /// costs no thread stack (the parse functions' frames are large in debug builds).
     private mutating func parsePredicate() throws(PersistError) -> PredicateFormatExpression {
         try advance()
         if case .end = current.kind {
             throw error(current, "the format is empty")
         }
-        let node = try parseOr()
+        var frames = [GroupFrame(open: nil, negated: false)]
+        while true {
+            let negated = try parseNots()
+            if case .leftParen = current.kind {
+                let open = current
+                try enterNesting(open)
+                try advance()
+                if case .rightParen = current.kind {
+                    throw error(current, "expected a predicate inside the parentheses, found ')'")
+                }
+                frames.append(GroupFrame(open: open, negated: negated))
+                continue
+            }
+            var term = try parsePrimary()
+            if negated { term = Self.negate(term) }
+            // Adds the term, then closes the groups and parentheses the next token ends.
+            while let top = frames.indices.last {
+                try add(term, to: &frames[top].conjuncts)
+                if isOperator(.and) {
+                    frames[top].conjuncts.pendingOperator = current
+                    try advance()
+                    break
+                }
+                if let conjunction = frames[top].conjuncts.node {
+                    try add(conjunction, to: &frames[top].alternatives)
+                }
+                frames[top].conjuncts = GroupBuilder(kind: .and)
+                if isOperator(.or) {
+                    frames[top].alternatives.pendingOperator = current
+                    try advance()
+                    break
+                }
+                let frame = frames.removeLast()
+                guard let result = frame.alternatives.node else {
+                    throw error(current, "expected a predicate, found \(describe(current))")
+                }
+                guard let open = frame.open else { return try finish(result) }
+                guard case .rightParen = current.kind else {
+                    if case .end = current.kind {
+                        throw error(current, "unbalanced parentheses: expected ')' to close the '(' at position \(position(open))")
+                    }
+                    throw error(current, "expected ')' to close the '(' at position \(position(open)), found \(describe(current))")
+                }
+                nesting &-= 1
+                try advance()
+                term = frame.negated ? Self.negate(result) : result
+            }
+        }
+    }
+
+    /// The end of the format, after the whole predicate.
+    private func finish(_ result: Node) throws(PersistError) -> PredicateFormatExpression {
         switch current.kind {
         case .end:
             break
@@ -153,81 +236,54 @@ struct PredicateFormatParser {
         if used < argumentCount {
             throw diagnostics.argumentError(at: scalars.count, "\(argumentCount) arguments were given but the format uses only \(used)")
         }
-        return node.expression
+        return result.expression
     }
 
-    private mutating func parseOr() throws(PersistError) -> Node {
-        var node = try parseAnd()
-        while true {
-            let isOr: Bool
-            if case .or = current.kind { isOr = true } else { isOr = currentWord == "OR" }
-            guard isOr else { return node }
-            let operatorToken = current
-            try advance()
-            let right = try parseAnd()
-            node = Node(expression: .or(node.expression, right.expression), depth: max(node.depth, right.depth) &+ 1)
-            try checkDepth(node.depth, at: operatorToken)
+    /// Adds a term to a group, refusing it when the group would nest too deeply.
+    private func add(_ term: Node, to group: inout GroupBuilder) throws(PersistError) {
+        group.terms.append(term)
+        group.deepest = max(group.deepest, term.nesting.depth(inside: group.kind))
+        guard group.terms.count > 1, let operatorToken = group.pendingOperator else { return }
+        if group.deepest + 1 > PredicateNode.maximumNesting {
+            throw error(operatorToken, "predicate is nested too deeply (AND/OR groups more than \(PredicateNode.maximumNesting) levels deep)")
         }
     }
 
-    private mutating func parseAnd() throws(PersistError) -> Node {
-        var node = try parseNot()
-        while true {
-            let isAnd: Bool
-            if case .and = current.kind { isAnd = true } else { isAnd = currentWord == "AND" }
-            guard isAnd else { return node }
-            let operatorToken = current
-            try advance()
-            let right = try parseNot()
-            node = Node(expression: .and(node.expression, right.expression), depth: max(node.depth, right.depth) &+ 1)
-            try checkDepth(node.depth, at: operatorToken)
+    /// Whether the current token is `AND`/`&&` (`.and`) or `OR`/`||` (`.or`).
+    private func isOperator(_ kind: PredicateNesting.Kind) -> Bool {
+        switch current.kind {
+        case .and: return kind == .and
+        case .or: return kind == .or
+        default: return currentWord == (kind == .or ? "OR" : "AND")
         }
     }
 
-    private mutating func parseNot() throws(PersistError) -> Node {
-        var nots: [Token] = []
+    /// Skips `NOT`s and `!`s; true when there was an odd number (they cancel in pairs).
+    private mutating func parseNots() throws(PersistError) -> Bool {
+        var negated = false
         while true {
             let isNot: Bool
             if case .not = current.kind { isNot = true } else { isNot = currentWord == "NOT" }
-            guard isNot else { break }
-            nots.append(current)
-            try checkDepth(nots.count, at: current)
+            guard isNot else { return negated }
+            negated.toggle()
             try advance()
         }
-        var node = try parsePrimary()
-        for token in nots.reversed() {
-            node = Node(expression: .not(node.expression), depth: node.depth &+ 1)
-            try checkDepth(node.depth, at: token)
-        }
-        return node
     }
 
+    /// `NOT` applied to a term (`NOT (NOT a)` stays as written; only NOTs in a row cancel).
+    private static func negate(_ node: Node) -> Node {
+        Node(expression: .not(node.expression), nesting: node.nesting.negated)
+    }
+
+    /// `TRUEPREDICATE`, `FALSEPREDICATE` or a comparison (parentheses are handled by the caller).
     private mutating func parsePrimary() throws(PersistError) -> Node {
-        if case .leftParen = current.kind {
-            let open = current
-            try enterNesting(open)
-            try advance()
-            if case .rightParen = current.kind {
-                throw error(current, "expected a predicate inside the parentheses, found ')'")
-            }
-            let node = try parseOr()
-            guard case .rightParen = current.kind else {
-                if case .end = current.kind {
-                    throw error(current, "unbalanced parentheses: expected ')' to close the '(' at position \(position(open))")
-                }
-                throw error(current, "expected ')' to close the '(' at position \(position(open)), found \(describe(current))")
-            }
-            nesting &-= 1
-            try advance()
-            return node
-        }
         switch currentWord {
         case "TRUEPREDICATE":
             try advance()
-            return Node(expression: .truePredicate, depth: 1)
+            return Node(expression: .truePredicate, nesting: .leaf)
         case "FALSEPREDICATE":
             try advance()
-            return Node(expression: .falsePredicate, depth: 1)
+            return Node(expression: .falsePredicate, nesting: .leaf)
         default:
             return try parseComparison()
         }
@@ -250,6 +306,7 @@ struct PredicateFormatParser {
             case "BEGINSWITH": op = .beginsWith
             case "ENDSWITH": op = .endsWith
             case "LIKE": op = .like
+            case "MATCHES": op = .matches
             case "IN": op = .in
             case "BETWEEN":
                 op = .greaterOrEqual
@@ -267,8 +324,15 @@ struct PredicateFormatParser {
         let operatorPosition = position(operatorToken)
 
         if isBetween {
-            guard case .leftBrace = current.kind else {
-                throw error(current, "BETWEEN needs two bounds written as {low, high}, found \(describe(current))")
+            switch current.kind {
+            case .argument, .variable:
+                let bounds = try parseOperand(after: operatorToken)
+                return Node(expression: .comparison(lhs: lhs, op: .between, options: options, rhs: bounds,
+                                                    position: operatorPosition), nesting: .leaf)
+            case .leftBrace:
+                break
+            default:
+                throw error(current, "BETWEEN needs two bounds written as {low, high}, or an array argument %@, found \(describe(current))")
             }
             let boundsToken = current
             guard case .value(.list(let bounds), let boundsPosition) = try parseOperand(after: operatorToken),
@@ -281,12 +345,12 @@ struct PredicateFormatParser {
             let less = PredicateFormatExpression.comparison(
                 lhs: lhs, op: .lessOrEqual, options: options, rhs: .value(high, position: boundsPosition),
                 position: operatorPosition)
-            return Node(expression: .and(greater, less), depth: 2)
+            return Node(expression: .and([greater, less]), nesting: PredicateNesting(depth: 1, kind: .and))
         }
 
         let rhs = try parseOperand(after: operatorToken)
         return Node(expression: .comparison(lhs: lhs, op: op, options: options, rhs: rhs, position: operatorPosition),
-                    depth: 1)
+                    nesting: .leaf)
     }
 
     /// `[c]`, `[d]`, `[cd]`, `[dc]` after an operator, or nothing.
@@ -368,42 +432,57 @@ struct PredicateFormatParser {
         case .integer(let integer): value = .integer(integer)
         case .double(let double): value = .double(double)
         case .argument(let index): value = .argument(index: index)
+        case .variable(let name): value = .variable(name)
         default: return nil
         }
         try advance()
         return value
     }
 
-    /// `{}` or `{value, value, ...}`; the current token is `{`.
+    /// `{}` or `{value, value, ...}`, nested with an explicit stack; the current token is `{`.
     private mutating func parseAggregate() throws(PersistError) -> PredicateFormatValue {
-        let open = current
-        try enterNesting(open)
-        try advance()
-        var elements: [PredicateFormatValue] = []
-        if case .rightBrace = current.kind {
-            nesting &-= 1
-            try advance()
-            return .list(elements)
-        }
+        var open: [(brace: Token, elements: [PredicateFormatValue])] = []
         while true {
-            elements.append(try parseAggregateElement())
-            switch current.kind {
-            case .comma:
+            var value: PredicateFormatValue
+            if case .leftBrace = current.kind {
+                try enterNesting(current)
+                open.append((current, []))
                 try advance()
-            case .rightBrace:
+                guard case .rightBrace = current.kind else { continue }
+                value = .list([])
                 nesting &-= 1
+                open.removeLast()
                 try advance()
-                return .list(elements)
-            case .end:
-                throw error(current, "expected ',' or '}' to close the '{' at position \(position(open)), found end of format")
-            default:
-                throw error(current, "expected ',' or '}' in the aggregate opened at position \(position(open)), found \(describe(current))")
+            } else {
+                value = try parseAggregateElement()
             }
+            // Adds the value, then closes the aggregates the next tokens end.
+            while let top = open.indices.last {
+                open[top].elements.append(value)
+                switch current.kind {
+                case .comma:
+                    try advance()
+                case .rightBrace:
+                    nesting &-= 1
+                    try advance()
+                    value = .list(open.removeLast().elements)
+                    continue
+                case .end:
+                    throw error(current, "expected ',' or '}' to close the '{' at position \(position(open[top].brace)), found end of format")
+                default:
+                    throw error(current, "expected ',' or '}' in the aggregate opened at position \(position(open[top].brace)), found \(describe(current))")
+                }
+                break
+            }
+            if open.isEmpty { return value }
         }
     }
 
+    /// A constant inside an aggregate (a nested `{` is handled by the caller).
     private mutating func parseAggregateElement() throws(PersistError) -> PredicateFormatValue {
-        if case .leftBrace = current.kind { return try parseAggregate() }
+        if case .variable = current.kind {
+            throw error(current, "an aggregate may hold only constants, found the variable \(describe(current)) (substitute the whole list instead)")
+        }
         if let value = keywordValue {
             try advance()
             return value

@@ -3,6 +3,9 @@ import Foundation
 
 /// Resolves a parsed format string against an entity: keys become attributes, arguments and
 /// literals become stored values of the attribute's type.
+///
+/// Recursion follows the parse tree, whose depth the parser bounds (parentheses at most
+/// ``PredicateFormatParser/maximumNesting`` deep); groups of any width are mapped in a loop.
 struct PredicateFormatResolver {
     let format: String
     let arguments: [Any]
@@ -12,8 +15,8 @@ struct PredicateFormatResolver {
         switch expression {
         case .truePredicate: return .constant(true)
         case .falsePredicate: return .constant(false)
-        case .and(let a, let b): return .and([try resolve(a), try resolve(b)])
-        case .or(let a, let b): return .or([try resolve(a), try resolve(b)])
+        case .and(let terms): return .and(try terms.map(resolve))
+        case .or(let terms): return .or(try terms.map(resolve))
         case .not(let a): return .not(try resolve(a))
         case .comparison(let lhs, let op, let options, let rhs, let position):
             return try comparison(lhs, op, options, rhs, position)
@@ -46,29 +49,59 @@ struct PredicateFormatResolver {
             throw fail("Unknown key '\(key)': \(entity.name) has " + entity.attributeNames.joined(separator: ", "),
                        at: keyPosition, attribute: key)
         }
+        if case .variable(let name) = value {
+            try checkOperator(op, options, flipped: flipped, for: attribute, at: position)
+            return .variable(PredicateVariable(name: name, attribute: key, op: op, options: options, flipped: flipped,
+                                               position: position, format: format, entity: entity))
+        }
+        return try node(attribute, op, options, flipped: flipped, value: try swiftValue(value, at: position), at: position)
+    }
+
+    /// What the operator allows whatever the value: checked at once for a `$VARIABLE`, whose
+    /// value comes later.
+    private func checkOperator(_ op: PredicateFormatOperator, _ options: StringComparisonOptions, flipped: Bool,
+                               for attribute: AttributeDescription, at position: Int) throws {
+        let key = attribute.name
         switch op {
-        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
-            let comparisonOperator = try comparisonOperator(op)
-            if !options.isEmpty {
-                guard op == .equal || op == .notEqual else {
-                    throw fail("[c] and [d] apply to ==, !=, CONTAINS, BEGINSWITH, ENDSWITH and LIKE, not \(op.rawValue)", at: position)
-                }
-                guard attribute.type == .string else {
-                    throw fail("[c] and [d] need a string attribute; \(key) is \(attribute.type.rawValue)", at: position, attribute: key)
-                }
-                let stored = try scalar(value, for: attribute, at: position)
-                guard case .text(let text) = stored else { return .constant(op == .notEqual && !stored.isNull ? true : (op == .notEqual)) }
-                let node = PredicateNode.text(attribute: key, .equal, text, options)
-                return op == .equal ? node : .not(node)
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .between:
+            if op == .between && flipped { throw fail("BETWEEN needs the key on its left", at: position) }
+            guard !options.isEmpty else { return }
+            guard op == .equal || op == .notEqual else {
+                let shown = op == .between ? ">=" : op.rawValue
+                throw fail("[c] and [d] apply to ==, !=, CONTAINS, BEGINSWITH, ENDSWITH, LIKE and MATCHES, not \(shown)", at: position)
             }
-            let stored = try scalar(value, for: attribute, at: position)
-            return .compare(attribute: key, flipped ? comparisonOperator.flipped : comparisonOperator, stored)
-        case .contains, .beginsWith, .endsWith, .like:
+            guard attribute.type == .string else {
+                throw fail("[c] and [d] need a string attribute; \(key) is \(attribute.type.rawValue)", at: position, attribute: key)
+            }
+        case .contains, .beginsWith, .endsWith, .like, .matches:
             if flipped { throw fail("\(op.rawValue) needs the key on its left", at: position) }
             guard attribute.type == .string else {
                 throw fail("\(op.rawValue) needs a string attribute; \(key) is \(attribute.type.rawValue)", at: position, attribute: key)
             }
-            let stored = try scalar(value, for: attribute, at: position)
+        case .in:
+            if flipped { throw fail("IN with the key on its right (a to-many relationship) is not supported", at: position) }
+            if !options.isEmpty { throw fail("[c] and [d] are not supported with IN", at: position) }
+        }
+    }
+
+    /// The node comparing `attribute` with a Swift value (an argument, a literal, or a
+    /// variable's substituted value).
+    func node(_ attribute: AttributeDescription, _ op: PredicateFormatOperator, _ options: StringComparisonOptions,
+              flipped: Bool, value swift: Any?, at position: Int) throws -> PredicateNode {
+        try checkOperator(op, options, flipped: flipped, for: attribute, at: position)
+        let key = attribute.name
+        switch op {
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let comparisonOperator = try comparisonOperator(op)
+            let stored = try scalar(swift, for: attribute, at: position)
+            if !options.isEmpty {
+                guard case .text(let text) = stored else { return .constant(op == .notEqual && !stored.isNull ? true : (op == .notEqual)) }
+                let node = PredicateNode.text(attribute: key, .equal, text, options)
+                return op == .equal ? node : .not(node)
+            }
+            return .compare(attribute: key, flipped ? comparisonOperator.flipped : comparisonOperator, stored)
+        case .contains, .beginsWith, .endsWith, .like:
+            let stored = try scalar(swift, for: attribute, at: position)
             guard case .text(let pattern) = stored else { return .constant(false) }
             let textOperator: TextMatchOperator
             switch op {
@@ -78,10 +111,24 @@ struct PredicateFormatResolver {
             default: textOperator = .like
             }
             return .text(attribute: key, textOperator, pattern, options)
+        case .matches:
+            let stored = try scalar(swift, for: attribute, at: position)
+            guard case .text(let pattern) = stored else { return .constant(false) }
+            do {
+                return .matches(attribute: key, try PredicateRegex(pattern: pattern, options: options))
+            } catch {
+                throw fail(error.message, at: position, attribute: key)
+            }
         case .in:
-            if flipped { throw fail("IN with the key on its right (a to-many relationship) is not supported", at: position) }
-            if !options.isEmpty { throw fail("[c] and [d] are not supported with IN", at: position) }
-            return .inList(attribute: key, try list(value, for: attribute, at: position))
+            return .inList(attribute: key, try list(swift, for: attribute, at: position))
+        case .between:
+            guard let swift, !(swift is String), let bounds = elements(of: swift), bounds.count == 2,
+                  let low = bounds.first, let high = bounds.last else {
+                throw fail("BETWEEN needs two bounds: an array [low, high], not \(ModelValueCoding.typeName(of: swift))",
+                           at: position, attribute: key)
+            }
+            return .and([try node(attribute, .greaterOrEqual, options, flipped: false, value: low, at: position),
+                         try node(attribute, .lessOrEqual, options, flipped: false, value: high, at: position)])
         }
     }
 
@@ -110,12 +157,18 @@ struct PredicateFormatResolver {
             }
             return arguments[index]
         case .list(let values):
-            return try values.map { try swiftValue($0, at: position) }
+            // One level only (no attribute holds a list), so nesting costs no recursion.
+            return try values.map { value -> Any? in
+                if case .list = value { throw fail("A list inside a list cannot be compared with an attribute", at: position) }
+                return try swiftValue(value, at: position)
+            }
+        case .variable(let name):
+            // The parser admits variables only as whole operands, which `comparison` handles.
+            throw fail("The variable $\(name) cannot be used here", at: position)
         }
     }
 
-    private func scalar(_ value: PredicateFormatValue, for attribute: AttributeDescription, at position: Int) throws -> SQLValue {
-        let swift = try swiftValue(value, at: position)
+    private func scalar(_ swift: Any?, for attribute: AttributeDescription, at position: Int) throws -> SQLValue {
         if let swift, !(swift is String), !(swift is Data), isCollection(swift) {
             throw fail("A list cannot be compared with \(attribute.name) (use IN)", at: position, attribute: attribute.name)
         }
@@ -135,8 +188,7 @@ struct PredicateFormatResolver {
         return stored
     }
 
-    private func list(_ value: PredicateFormatValue, for attribute: AttributeDescription, at position: Int) throws -> [SQLValue] {
-        let swift = try swiftValue(value, at: position)
+    private func list(_ swift: Any?, for attribute: AttributeDescription, at position: Int) throws -> [SQLValue] {
         guard let swift, !(swift is String), let elements = elements(of: swift) else {
             throw fail("IN needs a list or a collection, not \(ModelValueCoding.typeName(of: swift))", at: position, attribute: attribute.name)
         }

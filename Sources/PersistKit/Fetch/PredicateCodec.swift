@@ -1,0 +1,168 @@
+import PersistKitText
+import Foundation
+
+/// A compact binary form of a normalized predicate, so that SQL can hand a large predicate to
+/// the SQL function `pk_predicate` as one bound blob (see ``PredicateFunction``).
+///
+/// Layout (integers little-endian): the attribute count (u32) and names (u32 length, UTF-8),
+/// then the tree in prefix order. A node is a tag byte: 0/1 the constant false/true; 2 AND and
+/// 3 OR (u32 count, then the children); 4 NOT (the child); 5 comparison (u32 attribute, u8
+/// operator, value); 6 string operator (u32 attribute, u8 operator, u8 options, string); 7 IN
+/// (u32 attribute, u32 count, values); 8 MATCHES (u32 attribute, u8 options, string). A value is
+/// a tag byte: 0 NULL, 1 integer (8 bytes), 2 real (8 bytes, the bit pattern), 3 text and 4 blob
+/// (u32 length, bytes).
+///
+/// Decoding checks every length and tag and never traps; it recurses at most
+/// ``PredicateNode/maximumNesting`` + 1 levels (a normalized tree nests no deeper).
+enum PredicateCodec {
+    /// Encodes a normalized predicate whose comparisons name `attributes`.
+    static func encode(_ node: PredicateNode, attributes: [String]) throws -> Data {
+        var writer = Writer()
+        writer.u32(attributes.count)
+        for name in attributes { writer.string(name) }
+        let index = Dictionary(attributes.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        try writer.node(node, index)
+        return Data(writer.bytes)
+    }
+
+    /// The attribute names and the tree of an encoded predicate.
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> (attributes: [String], node: PredicateNode) {
+        var reader = Reader(bytes: bytes)
+        let count = try reader.u32()
+        var attributes: [String] = []
+        for _ in 0..<count { attributes.append(try reader.string()) }
+        let node = try reader.node(attributes, depth: 0)
+        guard reader.offset == bytes.count else { throw Reader.corrupt }
+        return (attributes, node)
+    }
+
+    private static let comparisons: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+    private static let textOperators: [TextMatchOperator] = [.equal, .contains, .beginsWith, .endsWith, .like]
+
+    private struct Writer {
+        var bytes: [UInt8] = []
+
+        mutating func u8(_ value: Int) { bytes.append(UInt8(truncatingIfNeeded: value)) }
+        mutating func u32(_ value: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { bytes.append(contentsOf: $0) } }
+        mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        mutating func string(_ text: String) { data(text.utf8) }
+        mutating func data(_ payload: some Collection<UInt8>) {
+            u32(payload.count)
+            bytes.append(contentsOf: payload)
+        }
+
+        mutating func value(_ value: SQLValue) {
+            switch value {
+            case .null: u8(0)
+            case .integer(let integer): u8(1); u64(UInt64(bitPattern: integer))
+            case .real(let real): u8(2); u64(real.bitPattern)
+            case .text(let text): u8(3); string(text)
+            case .blob(let blob): u8(4); data(blob)
+            }
+        }
+
+        mutating func node(_ node: PredicateNode, _ index: [String: Int]) throws {
+            func attribute(_ name: String) throws -> Int {
+                guard let slot = index[name] else { throw PersistError(.invalidPredicate, "No column for attribute \(name)", attribute: name) }
+                return slot
+            }
+            switch node {
+            case .constant(let value): u8(value ? 1 : 0)
+            case .and(let children), .or(let children):
+                if case .and = node { u8(2) } else { u8(3) }
+                u32(children.count)
+                for child in children { try self.node(child, index) }
+            case .not(let inner): u8(4); try self.node(inner, index)
+            case .compare(let name, let op, let operand):
+                u8(5); u32(try attribute(name)); u8(PredicateCodec.comparisons.firstIndex(of: op) ?? 0); value(operand)
+            case .text(let name, let op, let pattern, let options):
+                u8(6); u32(try attribute(name)); u8(PredicateCodec.textOperators.firstIndex(of: op) ?? 0)
+                u8(options.rawValue); string(pattern)
+            case .inList(let name, let values):
+                u8(7); u32(try attribute(name)); u32(values.count)
+                for element in values { value(element) }
+            case .matches(let name, let regex):
+                u8(8); u32(try attribute(name)); u8(regex.options.rawValue); string(regex.pattern)
+            case .invalid(let error): throw error
+            case .variable(let variable): throw variable.unsubstitutedError
+            }
+        }
+    }
+
+    private struct Reader {
+        static let corrupt = PersistError(.invalidPredicate, "A predicate passed to SQL is damaged")
+
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+
+        mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
+            guard count >= 0, count <= bytes.count - offset else { throw Self.corrupt }
+            defer { offset += count }
+            return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
+        }
+
+        mutating func u8() throws -> Int { Int(try take(1)[0]) }
+        mutating func u32() throws -> Int {
+            let raw = try take(4)
+            return raw.reversed().reduce(0) { $0 << 8 | Int($1) }
+        }
+        mutating func u64() throws -> UInt64 {
+            let raw = try take(8)
+            return raw.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        mutating func string() throws -> String { String(decoding: try take(try u32()), as: UTF8.self) }
+
+        mutating func value() throws -> SQLValue {
+            switch try u8() {
+            case 0: return .null
+            case 1: return .integer(Int64(bitPattern: try u64()))
+            case 2: return .real(Double(bitPattern: try u64()))
+            case 3: return .text(try string())
+            case 4: return .blob(Data(try take(try u32())))
+            default: throw Self.corrupt
+            }
+        }
+
+        mutating func node(_ attributes: [String], depth: Int) throws -> PredicateNode {
+            guard depth <= PredicateNode.maximumNesting + 1 else { throw Self.corrupt }
+            func attribute() throws -> String {
+                let slot = try u32()
+                guard slot < attributes.count else { throw Self.corrupt }
+                return attributes[slot]
+            }
+            switch try u8() {
+            case 0: return .constant(false)
+            case 1: return .constant(true)
+            case let tag where tag == 2 || tag == 3:
+                let count = try u32()
+                var children: [PredicateNode] = []
+                for _ in 0..<count { children.append(try node(attributes, depth: depth + 1)) }
+                return tag == 2 ? .and(children) : .or(children)
+            case 4: return .not(try node(attributes, depth: depth + 1))
+            case 5:
+                let name = try attribute()
+                let op = try u8()
+                guard op < PredicateCodec.comparisons.count else { throw Self.corrupt }
+                return .compare(attribute: name, PredicateCodec.comparisons[op], try value())
+            case 6:
+                let name = try attribute()
+                let op = try u8()
+                guard op < PredicateCodec.textOperators.count else { throw Self.corrupt }
+                let options = StringComparisonOptions(rawValue: try u8() & 3)
+                return .text(attribute: name, PredicateCodec.textOperators[op], try string(), options)
+            case 7:
+                let name = try attribute()
+                let count = try u32()
+                var values: [SQLValue] = []
+                for _ in 0..<count { values.append(try value()) }
+                return .inList(attribute: name, values)
+            case 8:
+                let name = try attribute()
+                let options = StringComparisonOptions(rawValue: try u8() & 3)
+                return .matches(attribute: name, try PredicateRegex(pattern: try string(), options: options))
+            default:
+                throw Self.corrupt
+            }
+        }
+    }
+}
