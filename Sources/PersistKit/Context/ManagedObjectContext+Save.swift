@@ -8,7 +8,8 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``PersistError`` `.validation` (required value missing, NaN, a value that
     ///   could not be encoded, a value breaking its attribute's rules, an object's own
-    ///   `validateForSave()`), `.constraintViolation` (uniqueness), `.conflict` (another
+    ///   `validateForSave()`), `.constraintViolation` (uniqueness, checked against the save's
+    ///   other objects and the stored rows, naming both objects), `.conflict` (another
     ///   context or process changed or deleted an object since this context read it), or an
     ///   SQLite error.
     public func save() throws {
@@ -22,6 +23,7 @@ extension ManagedObjectContext {
                                objectIDs: pending.deletedElsewhere.map(\.objectID))
         }
         try validate(pending.inserts + pending.updates)
+        try checkUniqueness(pending)
         let insertedKeys = try store.write(writePlan(pending), origin: contextIdentity)
         // Committed: only now does the context change. (Its own entry in the store's log is
         // skipped by origin; the merge position must not move past other contexts' saves.)
