@@ -183,10 +183,9 @@ extension ManagedObjectContext {
                 add(slot, "could not be encoded: \(problem)")
             }
         }
-        for slot in entity.validatedSlots where slot < storage.count {
-            let attribute = entity.attributes[slot]
-            for problem in attribute.validation.problems(with: storage[slot], of: attribute, in: entity.name) {
-                problems.append((attribute.name, problem))
+        for validator in entity.validators where validator.slot < storage.count {
+            for problem in validator.problems(with: storage[validator.slot]) {
+                problems.append((validator.attribute.name, problem))
             }
         }
         return problems

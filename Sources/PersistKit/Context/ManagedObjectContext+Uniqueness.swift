@@ -19,8 +19,9 @@ extension ManagedObjectContext {
         }
         guard let first = violations.first else { return }
         var involved: [ObjectID] = []
+        var seen = Set<ObjectID>()
         for violation in violations {
-            for id in [violation.object.objectID, violation.holder] where !involved.contains(id) { involved.append(id) }
+            for id in [violation.object.objectID, violation.holder] where seen.insert(id).inserted { involved.append(id) }
         }
         let problems = violations.map(\.sentence)
         throw PersistError(.constraintViolation,
@@ -39,52 +40,73 @@ extension ManagedObjectContext {
         var deletedKeys = Set<Int64>()
     }
 
+    /// The save's objects of constrained entities, by entity, in the order first met.
     private func constrainedGroups(_ pending: PendingSave) -> [ConstrainedGroup] {
-        var groups: [ObjectIdentifier: ConstrainedGroup] = [:]
-        var order: [ObjectIdentifier] = []
-        func withGroup(_ entity: EntityDescription, _ body: (inout ConstrainedGroup) -> Void) {
-            guard !entity.uniquenessSlots.isEmpty else { return }
-            let id = ObjectIdentifier(entity)
-            if groups[id] == nil { order.append(id) }
-            // Mutated in place: no copy of the group's arrays per object.
-            body(&groups[id, default: ConstrainedGroup(entity: entity)])
+        var groups: [ConstrainedGroup] = []
+        var positions: [ObjectIdentifier: Int] = [:]
+        var last: (entity: EntityDescription, position: Int?)?
+        // The group of an entity; nil when it has no constraint. Objects come in runs of one
+        // entity: the last answer is reused without a lookup.
+        func position(_ entity: EntityDescription) -> Int? {
+            if let last, last.entity === entity { return last.position }
+            var found: Int?
+            if !entity.uniquenessSlots.isEmpty {
+                found = positions[ObjectIdentifier(entity)] ?? {
+                    groups.append(ConstrainedGroup(entity: entity))
+                    positions[ObjectIdentifier(entity)] = groups.count - 1
+                    return groups.count - 1
+                }()
+            }
+            last = (entity, found)
+            return found
         }
-        for object in pending.inserts { withGroup(object.entity) { $0.inserts.append(object) } }
+        for object in pending.inserts {
+            if let index = position(object.entity) { groups[index].inserts.append(object) }
+        }
         for object in pending.updates {
-            withGroup(object.entity) { $0.updates.append((object, Set(changedSlots(of: object)))) }
+            if let index = position(object.entity) { groups[index].updates.append((object, Set(changedSlots(of: object)))) }
         }
-        for object in pending.deletes { withGroup(object.entity) { $0.deletedKeys.insert(object.objectID.key) } }
-        return order.compactMap { groups[$0] }
+        for object in pending.deletes {
+            if let index = position(object.entity) { groups[index].deletedKeys.insert(object.objectID.key) }
+        }
+        return groups
     }
 
     /// The collisions one constraint of one entity would have after the save.
     private func uniquenessViolations(_ group: ConstrainedGroup, slots: [Int]) throws -> [UniquenessViolation] {
+        let attributes = slots.map { group.entity.attributes[$0] }
         // The rows that take new values for this constraint, and the stored rows they replace.
         let moved = group.updates.filter { !$0.changed.isDisjoint(with: slots) }.map(\.object)
         var released = group.deletedKeys
         for object in moved { released.insert(object.objectID.key) }
         var violations: [UniquenessViolation] = []
         var holders: [UniquenessKey: ManagedObject] = [:]
-        var candidates: [(object: ManagedObject, values: [SQLValue])] = []
-        for object in moved + group.inserts {
-            let values = slots.map { object.storage[$0] }
-            if values.contains(where: \.isNull) { continue }
-            let key = UniquenessKey(values)
-            if let holder = holders[key] {
-                violations.append(UniquenessViolation(object: object, attributes: slots.map { group.entity.attributes[$0] },
-                                                      values: values, holder: holder.objectID, holderIsPending: true))
-            } else {
-                holders[key] = object
-                candidates.append((object, values))
+        holders.reserveCapacity(moved.count + group.inserts.count)
+        var lookups: [SQLValue] = []   // the candidates' values, one tuple after another
+        for objects in [moved, group.inserts] {
+            for object in objects {
+                let key = UniquenessKey(object.storage, slots: slots)
+                if key.containsNull { continue }
+                // One hash per object: put it in, and put the first holder back on a collision.
+                if let holder = holders.updateValue(object, forKey: key) {
+                    holders[key] = holder
+                    violations.append(UniquenessViolation(object: object, attributes: attributes, values: key.values,
+                                                          holder: holder.objectID, holderIsPending: true))
+                } else {
+                    lookups.append(key.first)
+                    lookups.append(contentsOf: key.rest)
+                }
             }
         }
-        let stored = try store.rowsHolding(group.entity, slots: slots, tuples: candidates.map(\.values))
-        let candidateByValues = Dictionary(candidates.map { (UniquenessKey($0.values), $0) }, uniquingKeysWith: { first, _ in first })
-        for row in stored where !released.contains(row.key) {
-            guard let candidate = candidateByValues[UniquenessKey(row.values)] else { continue }
-            let holder = ObjectID(entityName: group.entity.name, storeIdentifier: store.identifier, key: row.key, isTemporary: false)
-            violations.append(UniquenessViolation(object: candidate.object, attributes: slots.map { group.entity.attributes[$0] },
-                                                  values: candidate.values, holder: holder, holderIsPending: false))
+        var stored: [(key: Int64, object: ManagedObject)] = []
+        try store.forEachRow(of: group.entity, holding: lookups, at: slots) { key, values in
+            if !released.contains(key), let object = holders[values] { stored.append((key, object)) }
+        }
+        for (key, object) in stored {
+            let holder = ObjectID(entityName: group.entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
+            violations.append(UniquenessViolation(object: object, attributes: attributes,
+                                                  values: UniquenessKey(object.storage, slots: slots).values,
+                                                  holder: holder, holderIsPending: false))
         }
         return violations
     }

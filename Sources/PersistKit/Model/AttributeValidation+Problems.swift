@@ -1,6 +1,39 @@
 import Foundation
 
 extension AttributeValidation {
+    /// Whether a value breaks no rule: what every save asks of every validated value, so it
+    /// builds no text and counts characters only as far as a bound.
+    func accepts(_ value: SQLValue) -> Bool {
+        switch value {
+        case .null:
+            return true
+        case .text(let text):
+            if let minimumLength, !Self.has(text, atLeast: minimumLength) { return false }
+            if let maximumLength, !Self.has(text, atMost: maximumLength) { return false }
+            if pattern != nil && !matchesPattern(text) { return false }
+        case .blob(let data):
+            if let minimumLength, data.count < minimumLength { return false }
+            if let maximumLength, data.count > maximumLength { return false }
+        case .integer, .real:
+            break
+        }
+        if let minimum, SQLValue.compare(value, minimum) < 0 { return false }
+        if let maximum, SQLValue.compare(value, maximum) > 0 { return false }
+        return true
+    }
+
+    /// Whether `text` has at least `count` characters, walking no further than that.
+    private static func has(_ text: String, atLeast count: Int) -> Bool {
+        count <= 0 || (text.utf8.count >= count && text.index(text.startIndex, offsetBy: count, limitedBy: text.endIndex) != nil)
+    }
+
+    /// Whether `text` has at most `count` characters: at once when it has no more bytes.
+    private static func has(_ text: String, atMost count: Int) -> Bool {
+        if text.utf8.count <= count { return true }
+        guard let end = text.index(text.startIndex, offsetBy: count, limitedBy: text.endIndex) else { return true }
+        return end == text.endIndex
+    }
+
     /// The rules a value breaks, one sentence each naming the entity, the key and the rule:
     /// `Task.name must be at most 1,000 characters (has 1,204)`. nil values break none.
     func problems(with value: SQLValue, of attribute: AttributeDescription, in entity: String) -> [String] {

@@ -30,8 +30,8 @@ public final class EntityDescription: @unchecked Sendable {
     /// once, checked per object.
     let requiredSlots: [Int]
     let realSlots: [Int]
-    /// Slots whose attributes declare validation rules.
-    let validatedSlots: [Int]
+    /// The declared rules of the attributes that have some.
+    let validators: [SlotValidator]
     /// Each uniqueness constraint as slots, in the constraint's order.
     let uniquenessSlots: [[Int]]
 
@@ -55,7 +55,7 @@ public final class EntityDescription: @unchecked Sendable {
         slotTable = StorageSlotTable(attributeCount: attributes.count)
         requiredSlots = attributes.filter { !$0.isOptional }.map(\.index)
         realSlots = attributes.filter { $0.type.columnType == "REAL" }.map(\.index)
-        validatedSlots = attributes.filter { !$0.validation.isEmpty }.map(\.index)
+        validators = attributes.filter { !$0.validation.isEmpty }.map { SlotValidator(attribute: $0, entityName: name) }
         // Document models match constraint keys without case, as SQLite does.
         uniquenessSlots = uniquenessConstraints.map { keys in
             keys.compactMap { key in byName[key] ?? attributes.first { $0.name.lowercased() == key.lowercased() }?.index }

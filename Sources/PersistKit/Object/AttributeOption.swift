@@ -17,11 +17,19 @@ import Foundation
 /// ``ManagedObjectModel/versionHash`` (and its model document) as they were, so existing
 /// stores open as before. `.unique` does change the schema (it adds a unique index).
 public struct AttributeOption<Value: AttributeValue>: Sendable, Hashable {
-    let kind: AttributeOptionKind
+    @usableFromInline let kind: AttributeOptionKind
+
+    // Options are made each time an object is (property initializers run per instance):
+    // inlinable, so they are specialized where declared and cost next to nothing.
+    @inlinable
+    init(kind: AttributeOptionKind) {
+        self.kind = kind
+    }
 
     /// The attribute's value is unique among all objects of the entity: the same as naming
     /// it alone in the entity's ``ManagedObject/uniquenessConstraints``. A save that would
     /// give two objects the same value throws `.constraintViolation`. nil values never collide.
+    @inlinable
     public static var unique: AttributeOption { AttributeOption(kind: .unique) }
 }
 
@@ -38,6 +46,7 @@ enum AttributeOptionKind: Sendable, Hashable {
     case unencodableBound(String)
 
     /// Bounds in their stored form, or the reason one cannot be stored.
+    @inlinable
     static func encodedBounds<Bound: AttributeValue>(_ minimum: Bound?, _ maximum: Bound?) -> AttributeOptionKind {
         do {
             return .bounds(minimum: try minimum?.makeStoredValue(), maximum: try maximum?.makeStoredValue())
@@ -50,16 +59,19 @@ enum AttributeOptionKind: Sendable, Hashable {
 extension AttributeOption where Value: MeasuredAttributeValue {
     /// The value has at least `count` characters (strings, counted as `String.count` counts:
     /// grapheme clusters) or bytes (data).
+    @inlinable
     public static func minLength(_ count: Int) -> AttributeOption {
         AttributeOption(kind: .length(minimum: count, maximum: nil))
     }
 
     /// The value has at most `count` characters (strings) or bytes (data).
+    @inlinable
     public static func maxLength(_ count: Int) -> AttributeOption {
         AttributeOption(kind: .length(minimum: nil, maximum: count))
     }
 
     /// The value's length is in `counts`: `.length(1...1000)` is `.minLength(1), .maxLength(1000)`.
+    @inlinable
     public static func length(_ counts: ClosedRange<Int>) -> AttributeOption {
         AttributeOption(kind: .length(minimum: counts.lowerBound, maximum: counts.upperBound))
     }
@@ -67,16 +79,19 @@ extension AttributeOption where Value: MeasuredAttributeValue {
 
 extension AttributeOption where Value: OrderedAttributeValue {
     /// The value is at least `bound`: `@Attribute(.minimum(0)) var count = 0`.
+    @inlinable
     public static func minimum(_ bound: Value.Bound) -> AttributeOption {
         AttributeOption(kind: .encodedBounds(bound, nil))
     }
 
     /// The value is at most `bound`.
+    @inlinable
     public static func maximum(_ bound: Value.Bound) -> AttributeOption {
         AttributeOption(kind: .encodedBounds(nil, bound))
     }
 
     /// The value is in `bounds`: `@Attribute(.range(0...10)) var rating = 5`.
+    @inlinable
     public static func range(_ bounds: ClosedRange<Value.Bound>) -> AttributeOption {
         AttributeOption(kind: .encodedBounds(bounds.lowerBound, bounds.upperBound))
     }
@@ -85,6 +100,7 @@ extension AttributeOption where Value: OrderedAttributeValue {
 extension AttributeOption where Value == String {
     /// The whole value matches a regular expression (ICU syntax, as `NSRegularExpression` and
     /// Core Data's `MATCHES`): `.pattern("[a-z]+")` accepts `"abc"`, not `"abc1"`.
+    @inlinable
     public static func pattern(_ regularExpression: String) -> AttributeOption {
         AttributeOption(kind: .pattern(regularExpression))
     }
@@ -92,6 +108,7 @@ extension AttributeOption where Value == String {
 
 extension AttributeOption where Value == String? {
     /// The whole value, when there is one, matches a regular expression (ICU syntax).
+    @inlinable
     public static func pattern(_ regularExpression: String) -> AttributeOption {
         AttributeOption(kind: .pattern(regularExpression))
     }
