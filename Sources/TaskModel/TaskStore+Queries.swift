@@ -1,7 +1,7 @@
 import Foundation
 import PersistKit
 
-// `Predicate` and `SortDescriptor` are spelled `PersistKit.` here: this file also imports
+// `FetchPredicate` and `FetchSortDescriptor` are spelled `PersistKit.` here: this file also imports
 // Foundation, whose types of the same names would make the bare names ambiguous.
 extension TaskStore {
     /// The tasks a filter and search select, in list order: incomplete before complete, each
@@ -45,17 +45,17 @@ extension TaskStore {
 
     /// The list order: incomplete first (false sorts before true), then by due date with
     /// undated tasks last, then by creation (ties by reference, as PersistKit breaks them).
-    public static var listOrder: [PersistKit.SortDescriptor<TaskItem>] {
-        [PersistKit.SortDescriptor(\TaskItem.isComplete),
-         PersistKit.SortDescriptor(\TaskItem.due, nils: .last),
-         PersistKit.SortDescriptor(\TaskItem.createdAt)]
+    public static var listOrder: [FetchSortDescriptor<TaskItem>] {
+        [FetchSortDescriptor(\TaskItem.isComplete),
+         FetchSortDescriptor(\TaskItem.due, nils: .last),
+         FetchSortDescriptor(\TaskItem.createdAt)]
     }
 
     /// The predicate a filter and search make: nil when they select every task.
     ///
     /// The search is `name CONTAINS[cd] text OR notes CONTAINS[cd] text`.
-    public static func predicate(_ filter: TaskFilter, matching text: String?) -> PersistKit.Predicate<TaskItem>? {
-        var parts: [PersistKit.Predicate<TaskItem>] = []
+    public static func predicate(_ filter: TaskFilter, matching text: String?) -> FetchPredicate<TaskItem>? {
+        var parts: [FetchPredicate<TaskItem>] = []
         switch filter {
         case .all: break
         case .incomplete: parts.append(\TaskItem.isComplete == false)
@@ -63,8 +63,8 @@ extension TaskStore {
         }
         if let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
             let options: StringComparisonOptions = [.caseInsensitive, .diacriticInsensitive]
-            parts.append(PersistKit.Predicate<TaskItem>.contains(\.name, text, options: options)
-                         || PersistKit.Predicate<TaskItem>.contains(\.notes, text, options: options))
+            parts.append(FetchPredicate<TaskItem>.contains(\.name, text, options: options)
+                         || FetchPredicate<TaskItem>.contains(\.notes, text, options: options))
         }
         guard var predicate = parts.first else { return nil }
         for part in parts.dropFirst() { predicate = predicate && part }

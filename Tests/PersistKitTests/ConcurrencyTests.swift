@@ -47,7 +47,7 @@ private func runWorker(_ worker: Int, container: PersistentContainer) -> [String
         let context = container.newContext()
         let base = worker * 10_000
         let mine = FetchRequest<TestTask>(predicate: \.count >= base && \.count < base + objectsPerWorker,
-                                          sortBy: [SortDescriptor(\.count)])
+                                          sortBy: [FetchSortDescriptor(\.count)])
         for index in 0..<objectsPerWorker {
             let task = TestTask(context: context)
             task.name = "worker \(worker) task \(index)"
@@ -57,7 +57,7 @@ private func runWorker(_ worker: Int, container: PersistentContainer) -> [String
                 let saved = try context.count(for: mine)
                 if saved != index + 1 { problems.append("worker \(worker): \(saved) of its objects after saving \(index + 1)") }
                 // Read everything, while the other workers write.
-                _ = try context.fetch(FetchRequest<TestTask>(sortBy: [SortDescriptor(\.name)]))
+                _ = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.name)]))
             }
         }
         try context.save()
@@ -134,7 +134,7 @@ final class ConcurrencyTests: XCTestCase {
                             var last = 0
                             for _ in 0..<50 {
                                 let count = try context.count(for: FetchRequest<TestTask>())
-                                let fetched = try context.fetch(FetchRequest<TestTask>(sortBy: [SortDescriptor(\.count)]))
+                                let fetched = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.count)]))
                                 if count < last { log.add("\(kind) reader \(worker): the count went down from \(last) to \(count)") }
                                 if fetched.count < count { log.add("\(kind) reader \(worker): fetched \(fetched.count) after counting \(count)") }
                                 last = count
@@ -232,7 +232,7 @@ final class ConcurrencyTests: XCTestCase {
             b.count = 2
             try writer.save()
 
-            let byName = FetchRequest<TestTask>(sortBy: [SortDescriptor(\.name)])
+            let byName = FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.name)])
             let first = try reader.fetch(byName)
             XCTAssertEqual(first.map(\.name), ["a", "b"], "\(kind)")
             let readerA = try XCTUnwrap(first.first)

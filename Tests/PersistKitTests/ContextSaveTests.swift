@@ -68,8 +68,8 @@ final class ContextSaveAtomicityTests: XCTestCase {
 
     private func storeContents(_ container: PersistentContainer) throws -> [String] {
         let context = container.newContext()
-        return try context.fetch(FetchRequest<TestTask>(sortBy: [SortDescriptor(\.name)])).map { "\($0.name) \($0.notes ?? "-") \($0.isComplete)" }
-            + (try context.fetch(FetchRequest<Account>(sortBy: [SortDescriptor(\.email)])).map(\.email))
+        return try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.name)])).map { "\($0.name) \($0.notes ?? "-") \($0.isComplete)" }
+            + (try context.fetch(FetchRequest<Account>(sortBy: [FetchSortDescriptor(\.email)])).map(\.email))
     }
 
     func testValidationFailureReportsEveryProblemAndChangesNothing() {

@@ -19,7 +19,7 @@ final class FetchRequestTests: XCTestCase {
         forEachStore { container, _ in
             let context = container.newContext()
             _ = try seed(context)
-            var request = FetchRequest<TestTask>(predicate: \.count >= 2, sortBy: [SortDescriptor(\.count, order: .reverse)])
+            var request = FetchRequest<TestTask>(predicate: \.count >= 2, sortBy: [FetchSortDescriptor(\.count, order: .reverse)])
             XCTAssertEqual(try context.count(for: request), 8)
             request.fetchLimit = 3
             request.fetchOffset = 2
@@ -39,7 +39,7 @@ final class FetchRequestTests: XCTestCase {
             tasks[9].count = -1          // no longer matches
             tasks[1].count = 50          // still matches, new position
             context.delete(tasks[8])
-            var request = FetchRequest<TestTask>(predicate: \.count >= 5, sortBy: [SortDescriptor(\.count)])
+            var request = FetchRequest<TestTask>(predicate: \.count >= 5, sortBy: [FetchSortDescriptor(\.count)])
             XCTAssertEqual(try context.fetch(request).map(\.count), [5, 6, 7, 50, 100])
             XCTAssertEqual(try context.count(for: request), 5)
             request.fetchLimit = 2
@@ -56,9 +56,9 @@ final class FetchRequestTests: XCTestCase {
         forEachStore { container, _ in
             let context = container.newContext()
             _ = try seed(context)
-            let last = try context.fetch(FetchRequest<TestTask>(sortBy: [SortDescriptor(\.due, nils: .last)])).map(\.count)
+            let last = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.due, nils: .last)])).map(\.count)
             XCTAssertEqual(last, [1, 2, 3, 5, 6, 7, 9, 0, 4, 8])
-            let first = try context.fetch(FetchRequest<TestTask>(sortBy: [SortDescriptor(\.due, order: .reverse, nils: .first)])).map(\.count)
+            let first = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.due, order: .reverse, nils: .first)])).map(\.count)
             XCTAssertEqual(first, [0, 4, 8, 9, 7, 6, 5, 3, 2, 1])
         }
     }

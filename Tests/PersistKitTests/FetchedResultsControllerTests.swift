@@ -28,7 +28,7 @@ final class FetchedResultsControllerTests: XCTestCase {
         let unsorted = FetchedResultsController(fetchRequest: FetchRequest<TestTask>(), context: context)
         XCTAssertThrowsError(try unsorted.performFetch()) { XCTAssertEqual(($0 as? PersistError)?.code, .misuse) }
         let wrongFirst = FetchedResultsController(
-            fetchRequest: FetchRequest<TestTask>(sortBy: [SortDescriptor(\.due)]), context: context, sectionNameKeyPath: \.isComplete)
+            fetchRequest: FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.due)]), context: context, sectionNameKeyPath: \.isComplete)
         XCTAssertThrowsError(try wrongFirst.performFetch()) { XCTAssertEqual(($0 as? PersistError)?.code, .misuse) }
     }
 

@@ -49,7 +49,7 @@ final class FoundationPredicateEquivalenceTests: XCTestCase {
         var failures = 0, nonTrivial = 0
         for iteration in 0..<iterations {
             let foundation = predicate(depth: 3, safe: false, using: &rng)
-            let translated = PersistKit.Predicate(foundation)
+            let translated = FetchPredicate(foundation)
             if let error = translated.node.error {
                 XCTFail("seed \(seed) iteration \(iteration): \(foundation) did not translate: \(error)")
                 failures += 1
@@ -95,7 +95,7 @@ final class FoundationPredicateEquivalenceTests: XCTestCase {
         var failures = 0, nonTrivial = 0
         for iteration in 0..<iterations {
             let foundation = predicate(depth: 3, safe: true, using: &rng)
-            let translated = PersistKit.Predicate(foundation)
+            let translated = FetchPredicate(foundation)
             let expected = try objects.filter { try foundation.evaluate($0) }.map(\.seq)
             let fromSQL = try context.fetch(FetchRequest<Sample>(predicate: foundation, sortBy: [.init(key: "seq")])).map(\.seq)
             let evaluated = try objects.filter { try translated.evaluate(with: $0) }.map(\.seq)

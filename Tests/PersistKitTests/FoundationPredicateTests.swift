@@ -14,7 +14,7 @@ final class Scored: ManagedObject {
     @Attribute var scores = Scores(values: [])
 }
 
-/// Foundation `#Predicate` and `SortDescriptor` in fetch requests: the same objects as the
+/// Foundation `#Predicate` and `FetchSortDescriptor` in fetch requests: the same objects as the
 /// equivalent format strings, saved or pending, and clear errors for what cannot be translated.
 final class FoundationPredicateTests: XCTestCase {
     private typealias Pair = (foundation: Foundation.Predicate<TestTask>, format: String, arguments: [Any])
@@ -75,8 +75,8 @@ final class FoundationPredicateTests: XCTestCase {
 
     private func assertSameObjects(_ context: ManagedObjectContext, _ pair: Pair, _ label: String,
                                    file: StaticString = #filePath, line: UInt = #line) throws -> Int {
-        let sort = [PersistKit.SortDescriptor<TestTask>(\.count)]
-        let format = try PersistKit.Predicate<TestTask>(format: pair.format, argumentArray: pair.arguments)
+        let sort = [FetchSortDescriptor<TestTask>(\.count)]
+        let format = try FetchPredicate<TestTask>(format: pair.format, argumentArray: pair.arguments)
         let expected = try context.fetch(FetchRequest(predicate: format, sortBy: sort)).map(\.name)
         let actual = try context.fetch(FetchRequest(predicate: pair.foundation, sortBy: sort)).map(\.name)
         XCTAssertEqual(actual, expected, "\(label): \(pair.foundation) vs \(pair.format)", file: file, line: line)
@@ -111,13 +111,13 @@ final class FoundationPredicateTests: XCTestCase {
         let directory = TemporaryDirectory()
         let context = try makeContainer(.sqlite, in: directory).newContext()
         _ = try seed(context)
-        var request = FetchRequest<TestTask>(sortBy: [SortDescriptor(\.count)])
+        var request = FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.count)])
         request.setPredicate(#Predicate { $0.name.starts(with: "call") })
         XCTAssertEqual(try context.fetch(request).map(\.name), ["call plumber"])
-        request.predicate = PersistKit.Predicate(#Predicate<TestTask> { $0.count >= 6 })
+        request.predicate = FetchPredicate(#Predicate<TestTask> { $0.count >= 6 })
         XCTAssertEqual(try context.fetch(request).map(\.count), [6, 7])
-        let predicate = PersistKit.Predicate(#Predicate<TestTask> { $0.notes == "" })
-        let matching = try context.fetch(FetchRequest<TestTask>(sortBy: [SortDescriptor(\.count)])).filter { try predicate.evaluate(with: $0) }
+        let predicate = FetchPredicate(#Predicate<TestTask> { $0.notes == "" })
+        let matching = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.count)])).filter { try predicate.evaluate(with: $0) }
         XCTAssertEqual(matching.map(\.count), [1, 5, 7])
     }
 
@@ -131,7 +131,7 @@ final class FoundationPredicateTests: XCTestCase {
             }
             try context.save()
             let top: Int16 = .max, bottom = Int.min
-            let sort = [PersistKit.SortDescriptor<Everything>(\.int16)]
+            let sort = [FetchSortDescriptor<Everything>(\.int16)]
             // Swift would trap on these overflows; the translation compares the exact results.
             let above = try context.fetch(FetchRequest(predicate: #Predicate<Everything> { $0.int16 + 1 > top }, sortBy: sort))
             XCTAssertEqual(above.map(\.int16), [Int16.max])
@@ -167,10 +167,10 @@ final class FoundationPredicateTests: XCTestCase {
                 object.int16 = Int16(n)
             }
             try context.save()
-            let all = try context.fetch(FetchRequest<Everything>(sortBy: [SortDescriptor(\.int16)]))
+            let all = try context.fetch(FetchRequest<Everything>(sortBy: [FetchSortDescriptor(\.int16)]))
             for predicate in predicates {
                 let expected = try all.filter { try predicate.evaluate($0) }.map(\.int16)
-                let fetched = try context.fetch(FetchRequest(predicate: predicate, sortBy: [SortDescriptor(\.int16)])).map(\.int16)
+                let fetched = try context.fetch(FetchRequest(predicate: predicate, sortBy: [FetchSortDescriptor(\.int16)])).map(\.int16)
                 XCTAssertEqual(fetched, expected, "[\(kind)] \(predicate)")
             }
         }
@@ -220,7 +220,7 @@ final class FoundationPredicateTests: XCTestCase {
         let counts = [3, 5, 1]
         let table = ["a": 4]
         let request = FetchRequest<TestTask>(predicate: #Predicate { $0.count >= counts.max()! && $0.count < (table["a"] ?? 0) + 3 },
-                                             sortBy: [SortDescriptor(\.count)])
+                                             sortBy: [FetchSortDescriptor(\.count)])
         XCTAssertEqual(try context.fetch(request).map(\.count), [5, 6])
         let overflow = Int.max
         XCTAssertThrowsError(try context.fetch(FetchRequest<TestTask>(predicate: #Predicate { $0.count > overflow + 1 }))) { error in
@@ -234,13 +234,13 @@ final class FoundationPredicateTests: XCTestCase {
         forEachStore { container, kind in
             let context = container.newContext()
             _ = try seed(context)
-            let all = try context.fetch(FetchRequest<TestTask>(sortBy: [SortDescriptor(\.count)]))
+            let all = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.count)]))
             let descriptors: [[Foundation.SortDescriptor<TestTask>]] = [
-                [SortDescriptor(\.due), SortDescriptor(\.count)],
-                [SortDescriptor(\.due, order: .reverse), SortDescriptor(\.count)],
-                [SortDescriptor(\.estimate, order: .reverse), SortDescriptor(\.name, comparator: .lexical)],
-                [SortDescriptor(\.name)],
-                [SortDescriptor(\.notes), SortDescriptor(\.count, order: .reverse)],
+                [FetchSortDescriptor(\.due), FetchSortDescriptor(\.count)],
+                [FetchSortDescriptor(\.due, order: .reverse), FetchSortDescriptor(\.count)],
+                [FetchSortDescriptor(\.estimate, order: .reverse), FetchSortDescriptor(\.name, comparator: .lexical)],
+                [FetchSortDescriptor(\.name)],
+                [FetchSortDescriptor(\.notes), FetchSortDescriptor(\.count, order: .reverse)],
             ]
             for sort in descriptors {
                 let fetched = try context.fetch(FetchRequest(predicate: #Predicate { _ in true }, sortBy: sort)).map(\.name)
@@ -252,22 +252,22 @@ final class FoundationPredicateTests: XCTestCase {
         }
     }
 
-    /// A SwiftData-style request resolves to Foundation's SortDescriptor (nil first, so last when
+    /// A SwiftData-style request resolves to Foundation's FetchSortDescriptor (nil first, so last when
     /// reversed); a request without a Foundation predicate keeps PersistKit's (nils: .first).
     func testSwiftDataStyleRequestUsesFoundationSortSemantics() throws {
         let directory = TemporaryDirectory()
         let context = try makeContainer(.inMemory, in: directory).newContext()
         _ = try seed(context)
-        let swiftData = FetchRequest(predicate: #Predicate<TestTask> { $0.count < 6 }, sortBy: [SortDescriptor(\.due, order: .reverse)])
+        let swiftData = FetchRequest(predicate: #Predicate<TestTask> { $0.count < 6 }, sortBy: [FetchSortDescriptor(\.due, order: .reverse)])
         XCTAssertEqual(try context.fetch(swiftData).map(\.count), [4, 3, 2, 0, 1, 5])
-        let native = FetchRequest<TestTask>(predicate: \.count < 6, sortBy: [SortDescriptor(\.due, order: .reverse)])
+        let native = FetchRequest<TestTask>(predicate: \.count < 6, sortBy: [FetchSortDescriptor(\.due, order: .reverse)])
         XCTAssertEqual(try context.fetch(native).map(\.count), [1, 5, 4, 3, 2, 0])
     }
 
     func testSortDescriptorByNonAttributeThrowsInvalidRequest() throws {
         let directory = TemporaryDirectory()
         let context = try makeContainer(.inMemory, in: directory).newContext()
-        let request = FetchRequest(predicate: #Predicate<TestTask> { _ in true }, sortBy: [SortDescriptor(\TestTask.name.count)])
+        let request = FetchRequest(predicate: #Predicate<TestTask> { _ in true }, sortBy: [FetchSortDescriptor(\TestTask.name.count)])
         XCTAssertThrowsError(try context.fetch(request)) { XCTAssertEqual(($0 as? PersistError)?.code, .invalidRequest) }
     }
 
@@ -278,7 +278,7 @@ final class FoundationPredicateTests: XCTestCase {
         let context = try makeContainer(.sqlite, in: directory).newContext()
         let tasks = try seed(context)
         let request = FetchRequest<TestTask>(predicate: #Predicate { !$0.isComplete && $0.name.contains("milk") },
-                                             sortBy: [SortDescriptor(\.count)])
+                                             sortBy: [FetchSortDescriptor(\.count)])
         let harness = try ControllerHarness(FetchedResultsController(fetchRequest: request, context: context))
         XCTAssertEqual(harness.controller.fetchedObjects.map(\.name), ["Buy milk", "milk the cow"])
         tasks[7].isComplete = false

@@ -354,14 +354,14 @@ final class ModelTests: XCTestCase {
             try context.save()
 
             let reader = container.newContext()
-            var request = FetchRequest<Index>(predicate: \.order >= 2, sortBy: [SortDescriptor(\.order, order: .reverse)])
+            var request = FetchRequest<Index>(predicate: \.order >= 2, sortBy: [FetchSortDescriptor(\.order, order: .reverse)])
             XCTAssertEqual(try reader.fetch(request).map(\.order), [4, 3, 2], "\(kind)")
             request.fetchLimit = 2
             XCTAssertEqual(try reader.fetch(request).map(\.select), ["w", "x"], "\(kind)")
             XCTAssertEqual(try reader.count(for: FetchRequest<Index>(predicate: \.group == nil)), 1, "\(kind)")
 
-            let byGroup = FetchRequest<Index>(predicate: try Predicate<Index>(format: "group == %@ AND order > %@", "a", 1),
-                                              sortBy: [SortDescriptor(\.group, nils: .last), SortDescriptor(\.order)])
+            let byGroup = FetchRequest<Index>(predicate: try FetchPredicate<Index>(format: "group == %@ AND order > %@", "a", 1),
+                                              sortBy: [FetchSortDescriptor(\.group, nils: .last), FetchSortDescriptor(\.order)])
             XCTAssertEqual(try reader.fetch(byGroup).map(\.order), [2, 4], "\(kind)")
             let bySelect = FetchRequest<Index>(predicate: \.select == "y")
             let one = try XCTUnwrap(reader.fetch(bySelect).first)
@@ -374,7 +374,7 @@ final class ModelTests: XCTestCase {
             reader.delete(gone)
             try reader.save()
             let check = container.newContext()
-            XCTAssertEqual(try check.fetch(FetchRequest<Index>(sortBy: [SortDescriptor(\.order)])).map(\.order), [2, 4, 10], "\(kind)")
+            XCTAssertEqual(try check.fetch(FetchRequest<Index>(sortBy: [FetchSortDescriptor(\.order)])).map(\.order), [2, 4, 10], "\(kind)")
             XCTAssertEqual(try check.fetch(FetchRequest<Index>(predicate: \.order == 10)).first?.group, "c")
         }
     }
@@ -573,9 +573,9 @@ final class ModelTests: XCTestCase {
             XCTAssertFalse(first.objectID.isTemporary)
 
             let reader = container.newContext()
-            let predicate = try Predicate<ManagedObject>(format: "count >= %@ AND isComplete == YES", argumentArray: [2], entity: entity)
+            let predicate = try FetchPredicate<ManagedObject>(format: "count >= %@ AND isComplete == YES", argumentArray: [2], entity: entity)
             let request = FetchRequest<ManagedObject>(entityName: "Task", predicate: predicate,
-                                                      sortBy: [SortDescriptor(key: "count", order: .reverse)])
+                                                      sortBy: [FetchSortDescriptor(key: "count", order: .reverse)])
             let fetched = try reader.fetch(request)
             XCTAssertEqual(fetched.count, 2, "\(kind)")
             XCTAssertEqual(try fetched.map { try $0.value(forKey: "name") as? String }, ["three", "two"], "\(kind)")
@@ -592,13 +592,13 @@ final class ModelTests: XCTestCase {
             XCTAssertTrue(two.isUpdated)
             XCTAssertEqual(two.changedValues().keys.sorted(), ["name"])
             try reader.save()
-            let names = try container.newContext().fetch(FetchRequest<ManagedObject>(entityName: "Task", sortBy: [SortDescriptor(key: "count")]))
+            let names = try container.newContext().fetch(FetchRequest<ManagedObject>(entityName: "Task", sortBy: [FetchSortDescriptor(key: "count")]))
                 .map { try $0.value(forKey: "name") as? String }
             XCTAssertEqual(names, ["one", "zwei", "three"], "\(kind)")
 
             expectModelError(try reader.fetch(FetchRequest<ManagedObject>()), .invalidRequest, "no entity named")
             expectModelError(try reader.fetch(FetchRequest<ManagedObject>(entityName: "Nope")), .invalidRequest, "unknown entity")
-            expectModelError(try Predicate<ManagedObject>(format: "nope == 1", argumentArray: [], entity: entity), .invalidPredicate, "unknown key in a format")
+            expectModelError(try FetchPredicate<ManagedObject>(format: "nope == 1", argumentArray: [], entity: entity), .invalidPredicate, "unknown key in a format")
         }
     }
 
@@ -632,7 +632,7 @@ final class ModelTests: XCTestCase {
             try context.save()
         }
         let context = try PersistentContainer(model: classModel, store: .sqlite(url)).newContext()
-        let tasks = try context.fetch(FetchRequest<TestTask>(sortBy: [SortDescriptor(\.count)]))
+        let tasks = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.count)]))
         XCTAssertEqual(tasks.map(\.name), ["from class", "from document"])
         XCTAssertEqual(tasks.last?.priority, .normal, "the default from the document")
         XCTAssertEqual(try tasks.first?.value(forKey: "priority") as? Priority, .high, "class-backed objects decode to Swift types")

@@ -80,10 +80,10 @@ final class PredicateEquivalenceTests: XCTestCase {
         }
     }
 
-    private func randomSorts(using rng: inout SeededGenerator) -> [PersistKit.SortDescriptor<Sample>] {
+    private func randomSorts(using rng: inout SeededGenerator) -> [FetchSortDescriptor<Sample>] {
         (0..<Int.random(in: 0...3, using: &rng)).map { _ in
-            let comparisons: [PersistKit.SortDescriptor<Sample>.StringComparison] = [.binary, .caseInsensitive, .localizedStandard]
-            return PersistKit.SortDescriptor<Sample>(key: Self.attributes.randomElement(using: &rng) ?? "name",
+            let comparisons: [FetchSortDescriptor<Sample>.StringComparison] = [.binary, .caseInsensitive, .localizedStandard]
+            return FetchSortDescriptor<Sample>(key: Self.attributes.randomElement(using: &rng) ?? "name",
                                                      order: Bool.random(using: &rng) ? .forward : .reverse,
                                                      nils: Bool.random(using: &rng) ? .first : .last,
                                                      comparison: comparisons.randomElement(using: &rng) ?? .binary)
@@ -106,7 +106,7 @@ final class PredicateEquivalenceTests: XCTestCase {
         var failures = 0
         var nonTrivial = 0
         for iteration in 0..<2_500 {
-            var request = FetchRequest<Sample>(predicate: PersistKit.Predicate(node: randomNode(depth: 3, using: &rng)),
+            var request = FetchRequest<Sample>(predicate: FetchPredicate(node: randomNode(depth: 3, using: &rng)),
                                                sortBy: randomSorts(using: &rng))
             if Int.random(in: 0..<5, using: &rng) == 0 {
                 request.fetchLimit = Int.random(in: 1...30, using: &rng)
@@ -172,7 +172,7 @@ final class PredicateEquivalenceTests: XCTestCase {
             }
             try truth.save()
             for _ in 0..<40 {
-                var request = FetchRequest<Sample>(predicate: PersistKit.Predicate(node: randomNode(depth: 2, using: &rng)),
+                var request = FetchRequest<Sample>(predicate: FetchPredicate(node: randomNode(depth: 2, using: &rng)),
                                                    sortBy: randomSorts(using: &rng) + [.init(key: "seq")])
                 if Bool.random(using: &rng) {
                     request.fetchLimit = Int.random(in: 1...20, using: &rng)
@@ -197,7 +197,7 @@ final class PredicateEquivalenceTests: XCTestCase {
             task.due = due == 0 ? nil : day(due)
         }
         try context.save()
-        let pairs: [(PersistKit.Predicate<TestTask>, PersistKit.Predicate<TestTask>)] = [
+        let pairs: [(FetchPredicate<TestTask>, FetchPredicate<TestTask>)] = [
             (try .init(format: "isComplete == NO AND name BEGINSWITH[cd] %@", "BUY"),
              \.isComplete == false && .beginsWith(\.name, "BUY", options: [.caseInsensitive, .diacriticInsensitive])),
             (try .init(format: "due == nil"), \.due == nil),
@@ -205,8 +205,8 @@ final class PredicateEquivalenceTests: XCTestCase {
             (try .init(format: "NOT (due < %@) OR isComplete == YES", day(2)), !(\.due < day(2)) || \.isComplete == true),
         ]
         for (format, builder) in pairs {
-            let a = try context.fetch(FetchRequest<TestTask>(predicate: format, sortBy: [SortDescriptor(\.name)])).map(\.name)
-            let b = try context.fetch(FetchRequest<TestTask>(predicate: builder, sortBy: [SortDescriptor(\.name)])).map(\.name)
+            let a = try context.fetch(FetchRequest<TestTask>(predicate: format, sortBy: [FetchSortDescriptor(\.name)])).map(\.name)
+            let b = try context.fetch(FetchRequest<TestTask>(predicate: builder, sortBy: [FetchSortDescriptor(\.name)])).map(\.name)
             XCTAssertEqual(a, b, "\(format) vs \(builder)")
         }
         XCTAssertEqual(try context.fetch(FetchRequest<TestTask>(predicate: try .init(format: "name ==[cd] %@", "BUY MILK"))).count, 1)
@@ -216,7 +216,7 @@ final class PredicateEquivalenceTests: XCTestCase {
         for (format, args) in [("name BEGINSWITH[cd", [Any]()), ("nosuchkey == 1", []), ("name == %@", []),
                                ("due < %@", ["not a date"]), ("isComplete ==", []), ("name CONTAINS 5", []),
                                ("(name == 'a'", []), ("priority IN 3", [])] {
-            XCTAssertThrowsError(try PersistKit.Predicate<TestTask>(format: format, argumentArray: args), format) { error in
+            XCTAssertThrowsError(try FetchPredicate<TestTask>(format: format, argumentArray: args), format) { error in
                 XCTAssertEqual((error as? PersistError)?.code, .invalidPredicate, format)
                 XCTAssertTrue("\(error)".contains("position") || "\(error)".contains("key"), "\(error)")
             }

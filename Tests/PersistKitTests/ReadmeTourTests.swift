@@ -24,11 +24,11 @@ final class ReadmeTourTests: XCTestCase {
 
         let request = FetchRequest<Note>(
             predicate: \.isPinned == false && .contains(\.title, "MILK", options: .caseInsensitive),
-            sortBy: [SortDescriptor(\.created, order: .reverse)])
+            sortBy: [FetchSortDescriptor(\.created, order: .reverse)])
         let notes = try context.fetch(request)
-        let same = try PersistKit.Predicate<Note>(format: "isPinned == NO AND title CONTAINS[c] %@", "milk")
+        let same = try FetchPredicate<Note>(format: "isPinned == NO AND title CONTAINS[c] %@", "milk")
 
-        let results = FetchedResultsController(fetchRequest: FetchRequest<Note>(sortBy: [SortDescriptor(\.isPinned), SortDescriptor(\.title)]),
+        let results = FetchedResultsController(fetchRequest: FetchRequest<Note>(sortBy: [FetchSortDescriptor(\.isPinned), FetchSortDescriptor(\.title)]),
                                                context: context, sectionNameKeyPath: \.isPinned)
         try results.performFetch()
         var received: [ChangeSet] = []

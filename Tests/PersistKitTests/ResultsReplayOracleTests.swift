@@ -7,7 +7,7 @@ final class ResultsReplayOracleTests: XCTestCase {
     private struct Configuration {
         var sectioned: Bool
         var limit: Int
-        var predicate: PersistKit.Predicate<TestTask>?
+        var predicate: FetchPredicate<TestTask>?
         var store: StoreKind
     }
 
@@ -50,7 +50,7 @@ final class ResultsReplayOracleTests: XCTestCase {
         try context.save()
 
         var request = tasksRequest(predicate: configuration.predicate, limit: configuration.limit)
-        if !configuration.sectioned { request.sortDescriptors = [SortDescriptor(\.due, nils: .last), SortDescriptor(\.name)] }
+        if !configuration.sectioned { request.sortDescriptors = [FetchSortDescriptor(\.due, nils: .last), FetchSortDescriptor(\.name)] }
         let controller = configuration.sectioned
             ? FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \.isComplete)
             : FetchedResultsController(fetchRequest: request, context: context)

@@ -56,7 +56,7 @@ final class UniquenessTests: XCTestCase {
     }
 
     private func accountEmails(_ container: PersistentContainer) throws -> [String] {
-        try container.newContext().fetch(FetchRequest<Account>(sortBy: [SortDescriptor(\.email)])).map(\.email)
+        try container.newContext().fetch(FetchRequest<Account>(sortBy: [FetchSortDescriptor(\.email)])).map(\.email)
     }
 
     // MARK: Against stored rows

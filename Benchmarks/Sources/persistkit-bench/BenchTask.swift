@@ -41,13 +41,13 @@ enum PersistKitBench {
 
     /// All tasks, sorted like every variant: `isComplete`, then `due` with nils last.
     static var sortedRequest: FetchRequest<BenchTask> {
-        FetchRequest<BenchTask>(sortBy: [SortDescriptor(\.isComplete), SortDescriptor(\.due, nils: .last)])
+        FetchRequest<BenchTask>(sortBy: [FetchSortDescriptor(\.isComplete), FetchSortDescriptor(\.due, nils: .last)])
     }
 
     /// Tasks whose name contains "abc" in any case, sorted.
     static var predicateRequest: FetchRequest<BenchTask> {
         FetchRequest<BenchTask>(predicate: .contains(\.name, "abc", options: .caseInsensitive),
-                                sortBy: [SortDescriptor(\.isComplete), SortDescriptor(\.due, nils: .last)])
+                                sortBy: [FetchSortDescriptor(\.isComplete), FetchSortDescriptor(\.due, nils: .last)])
     }
 
     /// Every task (no sort: in primary-key order).

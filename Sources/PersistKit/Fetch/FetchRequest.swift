@@ -3,7 +3,7 @@
 /// ```swift
 /// var request = FetchRequest<TaskItem>(
 ///     predicate: \.isComplete == false,
-///     sortBy: [SortDescriptor(\.due, nils: .last)])
+///     sortBy: [FetchSortDescriptor(\.due, nils: .last)])
 /// request.fetchLimit = 50
 /// let tasks = try context.fetch(request)
 /// ```
@@ -11,10 +11,10 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// The entity to fetch; nil means `Result`'s entity.
     public var entityName: String?
     /// The condition objects must meet; nil fetches every object.
-    public var predicate: Predicate<Result>?
+    public var predicate: FetchPredicate<Result>?
     /// The sort, first descriptor first. Ties are broken by primary key, so the order is
     /// always total and the same in SQL and in memory.
-    public var sortDescriptors: [SortDescriptor<Result>]
+    public var sortDescriptors: [FetchSortDescriptor<Result>]
     /// At most this many objects; 0 for no limit.
     public var fetchLimit: Int = 0
     /// Skip this many objects first.
@@ -24,15 +24,15 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var includesPendingChanges = true
 
     /// A request for objects of `Result`'s entity.
-    public init(predicate: Predicate<Result>? = nil, sortBy sortDescriptors: [SortDescriptor<Result>] = []) {
+    public init(predicate: FetchPredicate<Result>? = nil, sortBy sortDescriptors: [FetchSortDescriptor<Result>] = []) {
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
     }
 
     /// A request for objects of the entity named `entityName` (for models loaded from a
     /// document, with `Result` being `ManagedObject`).
-    public init(entityName: String, predicate: Predicate<Result>? = nil,
-                sortBy sortDescriptors: [SortDescriptor<Result>] = []) {
+    public init(entityName: String, predicate: FetchPredicate<Result>? = nil,
+                sortBy sortDescriptors: [FetchSortDescriptor<Result>] = []) {
         self.entityName = entityName
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
@@ -42,24 +42,24 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension FetchRequest {
     /// A request whose condition is a Foundation predicate (SwiftData's `#Predicate`), translated
-    /// by ``Predicate/init(_:)``; a predicate it cannot translate makes the fetch throw.
+    /// by ``FetchPredicate/init(_:)``; a predicate it cannot translate makes the fetch throw.
     ///
     /// ```swift
     /// let request = FetchRequest<TaskItem>(predicate: #Predicate { $0.isComplete == false && $0.name.contains("milk") },
-    ///                                      sortBy: [SortDescriptor(\.due, nils: .last)])
+    ///                                      sortBy: [FetchSortDescriptor(\.due, nils: .last)])
     /// ```
-    public init(predicate: Foundation.Predicate<Result>, sortBy sortDescriptors: [SortDescriptor<Result>] = []) {
-        self.init(predicate: Predicate(predicate), sortBy: sortDescriptors)
+    public init(predicate: Foundation.Predicate<Result>, sortBy sortDescriptors: [FetchSortDescriptor<Result>] = []) {
+        self.init(predicate: FetchPredicate(predicate), sortBy: sortDescriptors)
     }
 
     /// A request with a Foundation predicate and Foundation sort descriptors, as SwiftData's
-    /// `FetchDescriptor` takes them (see ``SortDescriptor/init(_:)`` for how they sort).
+    /// `FetchDescriptor` takes them (see ``FetchSortDescriptor/init(_:)`` for how they sort).
     ///
     /// ```swift
-    /// let request = FetchRequest(predicate: #Predicate<TaskItem> { !$0.isComplete }, sortBy: [SortDescriptor(\.due)])
+    /// let request = FetchRequest(predicate: #Predicate<TaskItem> { !$0.isComplete }, sortBy: [FetchSortDescriptor(\.due)])
     /// ```
     public init(predicate: Foundation.Predicate<Result>, sortBy sortDescriptors: [Foundation.SortDescriptor<Result>]) {
-        self.init(predicate: Predicate(predicate), sortBy: sortDescriptors.map(SortDescriptor.init))
+        self.init(predicate: FetchPredicate(predicate), sortBy: sortDescriptors.map(FetchSortDescriptor.init))
     }
 
     /// Replaces the request's predicate with a translated Foundation predicate.
@@ -68,11 +68,11 @@ extension FetchRequest {
     /// request.setPredicate(#Predicate { $0.due == nil })
     /// ```
     public mutating func setPredicate(_ predicate: Foundation.Predicate<Result>) {
-        self.predicate = Predicate(predicate)
+        self.predicate = FetchPredicate(predicate)
     }
 
     /// Replaces the request's sort with Foundation sort descriptors.
     public mutating func setSortDescriptors(_ sortDescriptors: [Foundation.SortDescriptor<Result>]) {
-        self.sortDescriptors = sortDescriptors.map(SortDescriptor.init)
+        self.sortDescriptors = sortDescriptors.map(FetchSortDescriptor.init)
     }
 }

@@ -1,13 +1,13 @@
 import Foundation
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-extension Predicate {
+extension FetchPredicate {
     /// Translates a Foundation predicate (SwiftData's `#Predicate`) into a PersistKit predicate,
     /// evaluated by SQLite for saved objects and in memory for pending changes, with the same
     /// answer both ways.
     ///
     /// ```swift
-    /// let open = PersistKit.Predicate(#Predicate<TaskItem> { $0.isComplete == false && $0.name.contains("milk") })
+    /// let open = FetchPredicate(#Predicate<TaskItem> { $0.isComplete == false && $0.name.contains("milk") })
     /// ```
     ///
     /// Supported: `==`, `!=`, `<`, `<=`, `>`, `>=` between an attribute (`$0.due`) and a value

@@ -42,7 +42,7 @@ extension FoundationPredicateTranslator {
         guard let typed = keyPath as? KeyPath<Input, Value> else {
             throw PersistError(.invalidPredicate, "The key path \(keyPath) does not start at \(Input.self)")
         }
-        switch PersistKit.Predicate<Input>.attributeName(typed) {
+        switch FetchPredicate<Input>.attributeName(typed) {
         case .success(let attribute): return FoundationPredicateOperand.Attribute(attribute)
         case .failure(let error): throw error
         }

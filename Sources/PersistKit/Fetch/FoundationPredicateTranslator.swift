@@ -1,6 +1,6 @@
 import Foundation
 
-/// Translates a Foundation `Predicate` (`#Predicate { ... }`) into a ``PredicateNode`` by walking
+/// Translates a Foundation `FetchPredicate` (`#Predicate { ... }`) into a ``PredicateNode`` by walking
 /// its expression tree.
 ///
 /// Each `PredicateExpressions` type the translator understands conforms to
@@ -34,7 +34,7 @@ struct FoundationPredicateTranslator<Input: ManagedObject> {
     /// The predicate node for a Foundation predicate, or an invalid node naming what could not be
     /// translated.
     static func node(for predicate: Foundation.Predicate<Input>) -> PredicateNode {
-        guard let entity = PersistKit.Predicate<Input>.defaultEntity() else {
+        guard let entity = FetchPredicate<Input>.defaultEntity() else {
             return .invalid(PersistError(.invalidPredicate,
                 "#Predicate<\(Input.self)> cannot be translated: \(Input.self) is not an entity class"))
         }

@@ -1,13 +1,13 @@
 import Foundation
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-extension SortDescriptor {
-    /// Sorts as a Foundation `SortDescriptor` made from a key path does: by the attribute the
+extension FetchSortDescriptor {
+    /// Sorts as a Foundation `FetchSortDescriptor` made from a key path does: by the attribute the
     /// key path names, in its order, nil before every value (so first when `.forward`, last when
     /// `.reverse`, as Foundation orders optionals).
     ///
     /// ```swift
-    /// let byDue = PersistKit.SortDescriptor(Foundation.SortDescriptor(\TaskItem.due, order: .reverse))
+    /// let byDue = FetchSortDescriptor(Foundation.SortDescriptor(\TaskItem.due, order: .reverse))
     /// ```
     ///
     /// Strings compare by UTF-8 bytes (``StringComparison/binary``) for `String.StandardComparator.lexical`
@@ -21,7 +21,7 @@ extension SortDescriptor {
         self.comparison = comparison
         guard let keyPath = descriptor.keyPath else {
             key = "?"
-            error = PersistError(.invalidRequest, "Cannot sort by a Foundation SortDescriptor that has no key path")
+            error = PersistError(.invalidRequest, "Cannot sort by a Foundation FetchSortDescriptor that has no key path")
             return
         }
         switch Self.attribute(keyPath) {
@@ -48,7 +48,7 @@ extension SortDescriptor {
         guard let typed = keyPath as? KeyPath<Root, Value> else {
             return .failure(PersistError(.invalidRequest, "\(keyPath) does not read a \(Value.self)"))
         }
-        return Predicate<Root>.attributeName(typed)
+        return FetchPredicate<Root>.attributeName(typed)
     }
 
     /// The string comparison of a Foundation comparator, or a problem when there is none.
@@ -60,6 +60,6 @@ extension SortDescriptor {
         if forward == .localizedStandard { return (.localizedStandard, nil) }
         #endif
         return (.binary, "its String comparator is not supported (only .lexical and .localizedStandard are): "
-                + "use PersistKit's SortDescriptor(_:comparison:)")
+                + "use PersistKit's FetchSortDescriptor(_:comparison:)")
     }
 }

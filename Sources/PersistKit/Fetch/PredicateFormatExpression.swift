@@ -1,6 +1,6 @@
 /// The syntax tree of a predicate format string, before its keys are resolved against an entity.
 ///
-/// `PredicateFormatParser` produces it; `Predicate(format:)` resolves keys and values against
+/// `PredicateFormatParser` produces it; `FetchPredicate(format:)` resolves keys and values against
 /// the entity's attributes.
 indirect enum PredicateFormatExpression: Equatable, Sendable {
     case truePredicate

@@ -48,7 +48,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
                                        sectionNameKeyPath: KeyPath<Result, Value>) {
         self.fetchRequest = fetchRequest
         self.context = context
-        switch Predicate<Result>.attributeName(sectionNameKeyPath) {
+        switch FetchPredicate<Result>.attributeName(sectionNameKeyPath) {
         case .success(let attribute):
             sectionNameKey = attribute.name
             sectionKeyError = nil

@@ -49,9 +49,9 @@ final class ControllerHarness {
     var current: [[ObjectIdentifier]] { controller.sections.map { $0.objects.map(ObjectIdentifier.init) } }
 }
 
-func tasksRequest(predicate: PersistKit.Predicate<TestTask>? = nil, limit: Int = 0) -> FetchRequest<TestTask> {
+func tasksRequest(predicate: FetchPredicate<TestTask>? = nil, limit: Int = 0) -> FetchRequest<TestTask> {
     var request = FetchRequest<TestTask>(predicate: predicate,
-                                         sortBy: [SortDescriptor(\.isComplete), SortDescriptor(\.due, nils: .last)])
+                                         sortBy: [FetchSortDescriptor(\.isComplete), FetchSortDescriptor(\.due, nils: .last)])
     request.fetchLimit = limit
     return request
 }

@@ -7,11 +7,11 @@ import Foundation
 /// Build one with operators on plain key paths, or from a Core Data format string:
 ///
 /// ```swift
-/// let open: Predicate<TaskItem> = \.isComplete == false && \.due < deadline
-/// let search = Predicate<TaskItem>.contains(\.name, "milk", options: [.caseInsensitive, .diacriticInsensitive])
-/// let same = try Predicate<TaskItem>(format: "isComplete == NO AND name CONTAINS[cd] %@", "milk")
+/// let open: FetchPredicate<TaskItem> = \.isComplete == false && \.due < deadline
+/// let search = FetchPredicate<TaskItem>.contains(\.name, "milk", options: [.caseInsensitive, .diacriticInsensitive])
+/// let same = try FetchPredicate<TaskItem>(format: "isComplete == NO AND name CONTAINS[cd] %@", "milk")
 /// ```
-public struct Predicate<Root: ManagedObject>: Sendable {
+public struct FetchPredicate<Root: ManagedObject>: Sendable {
     let node: PredicateNode
 
     init(node: PredicateNode) {
@@ -19,9 +19,9 @@ public struct Predicate<Root: ManagedObject>: Sendable {
     }
 
     /// The predicate every object satisfies.
-    public static var `true`: Predicate { Predicate(node: .constant(true)) }
+    public static var `true`: FetchPredicate { FetchPredicate(node: .constant(true)) }
     /// The predicate no object satisfies.
-    public static var `false`: Predicate { Predicate(node: .constant(false)) }
+    public static var `false`: FetchPredicate { FetchPredicate(node: .constant(false)) }
 
     /// Parses a format string in Core Data's syntax against `Root`'s entity.
     ///
@@ -37,9 +37,9 @@ public struct Predicate<Root: ManagedObject>: Sendable {
 
     /// Parses a format string with its arguments in an array.
     public init(format: String, argumentArray arguments: [Any]) throws {
-        guard let entity = Predicate.defaultEntity() else {
+        guard let entity = FetchPredicate.defaultEntity() else {
             throw PersistError(.invalidPredicate,
-                "\(Root.self) has no entity of its own: use Predicate(format:entity:) for objects of a model document")
+                "\(Root.self) has no entity of its own: use FetchPredicate(format:entity:) for objects of a model document")
         }
         try self.init(format: format, argumentArray: arguments, entity: entity)
     }
@@ -71,29 +71,29 @@ public struct Predicate<Root: ManagedObject>: Sendable {
     }
 
     static func comparison<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, _ op: ComparisonOperator,
-                                                  _ value: Value) -> Predicate {
+                                                  _ value: Value) -> FetchPredicate {
         switch attributeName(keyPath) {
-        case .failure(let error): return Predicate(node: .invalid(error))
+        case .failure(let error): return FetchPredicate(node: .invalid(error))
         case .success(let attribute):
             do {
-                return Predicate(node: .compare(attribute: attribute.name, op, try value.makeStoredValue()))
+                return FetchPredicate(node: .compare(attribute: attribute.name, op, try value.makeStoredValue()))
             } catch {
-                return Predicate(node: .invalid(PersistError(.invalidPredicate,
+                return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
                     "The value compared with \(attribute.name) cannot be encoded: \(error)", attribute: attribute.name)))
             }
         }
     }
 
     static func text(_ keyPath: KeyPath<Root, some AttributeValue>, _ op: TextMatchOperator, _ pattern: String,
-                     _ options: StringComparisonOptions) -> Predicate {
+                     _ options: StringComparisonOptions) -> FetchPredicate {
         switch attributeName(keyPath) {
-        case .failure(let error): return Predicate(node: .invalid(error))
+        case .failure(let error): return FetchPredicate(node: .invalid(error))
         case .success(let attribute):
             guard attribute.type == .string else {
-                return Predicate(node: .invalid(PersistError(.invalidPredicate,
+                return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
                     "\(attribute.name) is not a string attribute", attribute: attribute.name)))
             }
-            return Predicate(node: .text(attribute: attribute.name, op, pattern, options))
+            return FetchPredicate(node: .text(attribute: attribute.name, op, pattern, options))
         }
     }
 
@@ -101,73 +101,73 @@ public struct Predicate<Root: ManagedObject>: Sendable {
 
     /// Objects whose string attribute contains `substring`.
     public static func contains(_ keyPath: KeyPath<Root, String>, _ substring: String,
-                                options: StringComparisonOptions = []) -> Predicate {
+                                options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .contains, substring, options)
     }
     /// Objects whose optional string attribute contains `substring` (nil never does).
     public static func contains(_ keyPath: KeyPath<Root, String?>, _ substring: String,
-                                options: StringComparisonOptions = []) -> Predicate {
+                                options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .contains, substring, options)
     }
     /// Objects whose string attribute begins with `prefix`.
     public static func beginsWith(_ keyPath: KeyPath<Root, String>, _ prefix: String,
-                                  options: StringComparisonOptions = []) -> Predicate {
+                                  options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .beginsWith, prefix, options)
     }
     /// Objects whose optional string attribute begins with `prefix` (nil never does).
     public static func beginsWith(_ keyPath: KeyPath<Root, String?>, _ prefix: String,
-                                  options: StringComparisonOptions = []) -> Predicate {
+                                  options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .beginsWith, prefix, options)
     }
     /// Objects whose string attribute ends with `suffix`.
     public static func endsWith(_ keyPath: KeyPath<Root, String>, _ suffix: String,
-                                options: StringComparisonOptions = []) -> Predicate {
+                                options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .endsWith, suffix, options)
     }
     /// Objects whose optional string attribute ends with `suffix` (nil never does).
     public static func endsWith(_ keyPath: KeyPath<Root, String?>, _ suffix: String,
-                                options: StringComparisonOptions = []) -> Predicate {
+                                options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .endsWith, suffix, options)
     }
     /// Objects whose string attribute matches a LIKE pattern: `*` is any run of characters,
     /// `?` one character, `\` escapes.
     public static func like(_ keyPath: KeyPath<Root, String>, _ pattern: String,
-                            options: StringComparisonOptions = []) -> Predicate {
+                            options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .like, pattern, options)
     }
     /// Objects whose optional string attribute matches a LIKE pattern (nil never does).
     public static func like(_ keyPath: KeyPath<Root, String?>, _ pattern: String,
-                            options: StringComparisonOptions = []) -> Predicate {
+                            options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .like, pattern, options)
     }
     /// Objects whose string attribute equals `string` under `options` (`==[cd]`).
     public static func equals(_ keyPath: KeyPath<Root, String>, _ string: String,
-                              options: StringComparisonOptions) -> Predicate {
+                              options: StringComparisonOptions) -> FetchPredicate {
         text(keyPath, .equal, string, options)
     }
     /// Objects whose optional string attribute equals `string` under `options` (nil never does).
     public static func equals(_ keyPath: KeyPath<Root, String?>, _ string: String,
-                              options: StringComparisonOptions) -> Predicate {
+                              options: StringComparisonOptions) -> FetchPredicate {
         text(keyPath, .equal, string, options)
     }
 
     /// Objects whose attribute is one of `values` (`priority IN {1, 2}`); nil in `values`
     /// matches nil.
-    public static func `in`<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, _ values: some Sequence<Value>) -> Predicate {
+    public static func `in`<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, _ values: some Sequence<Value>) -> FetchPredicate {
         switch attributeName(keyPath) {
-        case .failure(let error): return Predicate(node: .invalid(error))
+        case .failure(let error): return FetchPredicate(node: .invalid(error))
         case .success(let attribute):
             do {
-                return Predicate(node: .inList(attribute: attribute.name, try values.map { try $0.makeStoredValue() }))
+                return FetchPredicate(node: .inList(attribute: attribute.name, try values.map { try $0.makeStoredValue() }))
             } catch {
-                return Predicate(node: .invalid(PersistError(.invalidPredicate,
+                return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
                     "A value in the list for \(attribute.name) cannot be encoded: \(error)", attribute: attribute.name)))
             }
         }
     }
 
     /// Objects whose non-optional attribute is one of `values`.
-    public static func `in`<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value?>, _ values: some Sequence<Value>) -> Predicate {
+    public static func `in`<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value?>, _ values: some Sequence<Value>) -> FetchPredicate {
         self.in(keyPath, values.map { Optional($0) })
     }
 

@@ -4,14 +4,14 @@ import Foundation
 /// How a sort orders objects by one attribute.
 ///
 /// ```swift
-/// SortDescriptor(\TaskItem.isComplete)
-/// SortDescriptor(\TaskItem.due, nils: .last)
-/// SortDescriptor(\TaskItem.name, order: .reverse, comparison: .localizedStandard)
+/// FetchSortDescriptor(\TaskItem.isComplete)
+/// FetchSortDescriptor(\TaskItem.due, nils: .last)
+/// FetchSortDescriptor(\TaskItem.name, order: .reverse, comparison: .localizedStandard)
 /// ```
 ///
 /// SQL and in-memory sorting agree exactly; objects that tie on every descriptor are ordered
 /// by primary key (saved objects), then by insertion (unsaved ones).
-public struct SortDescriptor<Root: ManagedObject>: Sendable {
+public struct FetchSortDescriptor<Root: ManagedObject>: Sendable {
     /// Where nil values go.
     public enum NilPlacement: Sendable {
         /// Before every non-nil value, whatever the order.
@@ -55,7 +55,7 @@ public struct SortDescriptor<Root: ManagedObject>: Sendable {
         self.order = order
         self.nils = nils
         self.comparison = comparison
-        switch Predicate<Root>.attributeName(keyPath) {
+        switch FetchPredicate<Root>.attributeName(keyPath) {
         case .success(let attribute):
             key = attribute.name
             error = nil
@@ -86,7 +86,7 @@ struct ResolvedSort: Sendable {
     let nilsFirst: Bool
     let collation: TextCollation
 
-    init<Root>(_ descriptor: SortDescriptor<Root>, entity: EntityDescription) throws {
+    init<Root>(_ descriptor: FetchSortDescriptor<Root>, entity: EntityDescription) throws {
         if let error = descriptor.error { throw error }
         guard let attribute = entity.attribute(named: descriptor.key) else {
             throw PersistError(.invalidRequest, "Cannot sort \(entity.name) by \(descriptor.key): no such attribute",
