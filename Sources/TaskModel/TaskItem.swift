@@ -17,8 +17,12 @@ public final class TaskItem: ManagedObject {
     /// The entity's name in the model and the store: "Task".
     override public class var entityName: String { "Task" }
 
-    /// What to do: required, one line, without leading or trailing whitespace.
-    @Attribute public var name: String
+    /// The most characters a task's name may have.
+    public static let maximumNameLength = 1000
+
+    /// What to do: required, 1 to 1,000 characters, one line, without leading or trailing
+    /// whitespace.
+    @Attribute(.minLength(1), .maxLength(TaskItem.maximumNameLength)) public var name: String
     /// Free text about the task; nil when there is none.
     @Attribute public var notes: String?
     /// When the task is due (the start of the day for dates entered as days); nil for none.
@@ -34,11 +38,14 @@ public final class TaskItem: ManagedObject {
         createdAt = TaskDateCoding.normalized(Date())
     }
 
-    /// Refuses to save a task whose name is empty, spans lines, or is not trimmed.
+    /// Refuses to save a task whose name spans lines or is not trimmed. (Its length, 1 to
+    /// 1,000 characters, is a rule of the `name` attribute, which the save checks itself.)
     ///
     /// - Throws: ``PersistKit/PersistError`` with code `.validation`, entity "Task" and
     ///   attribute "name".
     override public func validateForSave() throws {
+        // An empty or too long name is reported by the attribute's rules: said once, not twice.
+        guard !name.isEmpty, name.count <= TaskItem.maximumNameLength else { return }
         try TaskItem.validate(name: name)
     }
 
@@ -69,13 +76,20 @@ public final class TaskItem: ManagedObject {
         return DueStatus(due: due, now: now, calendar: calendar)
     }
 
-    /// Checks a name as a task's name must be: not empty, one line, trimmed.
+    /// Checks a name as a task's name must be: not empty, at most 1,000 characters, one line,
+    /// trimmed.
     ///
     /// - Throws: ``PersistKit/PersistError`` with code `.validation` naming the attribute and the
     ///   problem.
     public static func validate(name: String) throws {
         if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw PersistError(.validation, "a task's name cannot be empty", entity: entityName, attribute: "name")
+        }
+        let length = name.count
+        if length > maximumNameLength {
+            throw PersistError(.validation,
+                               "a task's name can be at most \(grouped(maximumNameLength)) characters (this one has \(grouped(length)))",
+                               entity: entityName, attribute: "name")
         }
         if name.contains(where: \.isNewline) {
             throw PersistError(.validation, "a task's name must be one line", entity: entityName, attribute: "name")
@@ -84,5 +98,13 @@ public final class TaskItem: ManagedObject {
             throw PersistError(.validation, "a task's name cannot begin or end with spaces", entity: entityName,
                                attribute: "name")
         }
+    }
+
+    /// `1,000`: the numbers of the messages above, grouped the same in every locale.
+    private static func grouped(_ number: Int) -> String {
+        let digits = String(number)
+        return digits.enumerated().map { index, digit in
+            index > 0 && (digits.count - index) % 3 == 0 ? ",\(digit)" : "\(digit)"
+        }.joined()
     }
 }

@@ -127,7 +127,8 @@ final class ContextSaveAtomicityTests: XCTestCase {
             let stored = try storeContents(container)
             XCTAssertThrowsError(try context.save()) { error in
                 XCTAssertEqual((error as? PersistError)?.code, .constraintViolation, "\(error)")
-                XCTAssertNotNil((error as? PersistError)?.sql)
+                // Found by the uniqueness check before anything is written, naming both objects.
+                XCTAssertEqual((error as? PersistError)?.objectIDs, [duplicate.objectID, existing.objectID])
             }
             XCTAssertEqual(snapshot(context), before)
             XCTAssertTrue(task.objectID.isTemporary)

@@ -3,8 +3,8 @@ import PersistKit
 import TaskModel
 import XCTest
 
-/// A task's name is required, one line and trimmed; problems are validation errors naming
-/// the field, and leave the store unchanged.
+/// A task's name is required, 1 to 1,000 characters, one line and trimmed; problems are
+/// validation errors naming the field, and leave the store unchanged.
 final class TaskValidationTests: XCTestCase {
     private func assertValidationError<T>(_ expression: @autoclosure () throws -> T, mentions text: String,
                                        file: StaticString = #filePath, line: UInt = #line) {
@@ -67,5 +67,43 @@ final class TaskValidationTests: XCTestCase {
             XCTAssertEqual((error as? PersistError)?.message, "task 2 of the document: a task's name cannot be empty")
         }
         XCTAssertEqual(try fixture.store.count(), 0)
+    }
+
+    func testNamesLongerThan1000CharactersAreRefused() throws {
+        let fixture = try TaskStoreFixture()
+        let longest = String(repeating: "x", count: 1_000)
+        let task = try fixture.store.add(name: longest)
+        XCTAssertEqual(task.name.count, 1_000)
+        let before = fixture.fileBytes()
+        assertValidationError(try fixture.store.add(name: longest + "y"),
+                              mentions: "a task's name can be at most 1,000 characters (this one has 1,001)")
+        assertValidationError(try fixture.store.update(task, name: longest + "yy", notes: nil, due: nil),
+                              mentions: "(this one has 1,002)")
+        XCTAssertEqual(task.name, longest)
+        XCTAssertEqual(try fixture.store.count(), 1)
+        XCTAssertEqual(fixture.fileBytes(), before)
+    }
+
+    /// The length is a rule of the model's `name` attribute: the save itself refuses a change
+    /// made around TaskStore, once (not also in validateForSave's words).
+    func testNameLengthIsARuleOfTheModel() throws {
+        let name = try XCTUnwrap(TaskStore.makeModel().entity(named: "Task")?.attribute(named: "name"))
+        XCTAssertEqual(name.validation.minimumLength, 1)
+        XCTAssertEqual(name.validation.maximumLength, TaskItem.maximumNameLength)
+
+        let fixture = try TaskStoreFixture()
+        let task = try fixture.store.add(name: "Direct")
+        task.name = String(repeating: "z", count: 1_001)
+        XCTAssertThrowsError(try fixture.store.context.save()) { error in
+            XCTAssertEqual((error as? PersistError)?.code, .validation)
+            XCTAssertEqual((error as? PersistError)?.attribute, "name")
+            XCTAssertEqual((error as? PersistError)?.problems, ["Task.name must be at most 1,000 characters (has 1,001)"])
+        }
+        task.name = ""
+        XCTAssertThrowsError(try fixture.store.context.save()) { error in
+            XCTAssertEqual((error as? PersistError)?.problems, ["Task.name must be at least 1 character (has 0)"])
+        }
+        fixture.store.context.rollback()
+        XCTAssertEqual(task.name, "Direct")
     }
 }

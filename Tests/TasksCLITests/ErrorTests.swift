@@ -43,6 +43,18 @@ final class ErrorTests: XCTestCase {
         try fixture.fails(["add", " "], status: 1, message: "a task's name cannot be empty")
     }
 
+    func testNameLongerThan1000Characters() throws {
+        let fixture = try CLIFixture()
+        try fixture.makeEmptyStore()
+        let longest = String(repeating: "x", count: 1_000)
+        try fixture.fails(["add", longest + "y"], status: 1,
+                          message: "a task's name can be at most 1,000 characters (this one has 1,001)")
+        let number = try fixture.add(longest)
+        try fixture.fails(["edit", String(number), "--name", longest + "yz"], status: 1,
+                          message: "a task's name can be at most 1,000 characters (this one has 1,002)")
+        XCTAssertEqual(try fixture.list().task(number)?.name, longest)
+    }
+
     func testFileThatIsNotADatabase() throws {
         let fixture = try CLIFixture()
         let notes = fixture.directory.appendingPathComponent("notes.txt")

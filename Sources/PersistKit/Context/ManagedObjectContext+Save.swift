@@ -7,9 +7,11 @@ extension ManagedObjectContext {
     /// the store and the context are exactly as they were: fix the problem and save again.
     ///
     /// - Throws: ``PersistError`` `.validation` (required value missing, NaN, a value that
-    ///   could not be encoded, an object's own `validateForSave()`), `.constraintViolation`
-    ///   (uniqueness), `.conflict` (another context or process changed or deleted an object
-    ///   since this context read it), or an SQLite error.
+    ///   could not be encoded, a value breaking its attribute's rules, an object's own
+    ///   `validateForSave()`), `.constraintViolation` (uniqueness, checked against the save's
+    ///   other objects and the stored rows, naming both objects), `.conflict` (another
+    ///   context or process changed or deleted an object since this context read it), or an
+    ///   SQLite error.
     public func save() throws {
         refreshRevertedObjects()
         processPendingChanges()
@@ -21,6 +23,7 @@ extension ManagedObjectContext {
                                objectIDs: pending.deletedElsewhere.map(\.objectID))
         }
         try validate(pending.inserts + pending.updates)
+        try checkUniqueness(pending)
         let insertedKeys = try store.write(writePlan(pending), origin: contextIdentity)
         // Committed: only now does the context change. (Its own entry in the store's log is
         // skipped by origin; the merge position must not move past other contexts' saves.)
@@ -109,10 +112,12 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Checks every object to save and throws one `.validation` error listing every problem.
     private func validate(_ objects: [ManagedObject]) throws {
         var problems: [String] = []
         var involved: [ObjectID] = []
         var ownErrors: [PersistError] = []
+        var keys = Set<String>()
         var modelled: [ObjectIdentifier: Bool] = [:]
         for object in objects {
             let before = problems.count
@@ -127,19 +132,9 @@ extension ManagedObjectContext {
             if !inModel {
                 problems.append("\(entity.name) is not an entity of this context's model")
             }
-            let storage = object.storage
-            for slot in entity.requiredSlots where slot < storage.count && storage[slot].isNull {
-                problems.append("\(entity.name).\(entity.attributes[slot].name) is required but not set")
-            }
-            for slot in entity.realSlots where slot < storage.count {
-                if case .real(let number) = storage[slot], number.isNaN {
-                    problems.append("\(entity.name).\(entity.attributes[slot].name) is NaN, which SQLite cannot store")
-                }
-            }
-            if let encodingProblems = object.encodingProblems {
-                for (slot, problem) in encodingProblems.sorted(by: { $0.key < $1.key }) where slot < entity.attributes.count {
-                    problems.append("\(entity.name).\(entity.attributes[slot].name) could not be encoded: \(problem)")
-                }
+            for (key, problem) in valueProblems(of: object) {
+                keys.insert(key)
+                problems.append(problem)
             }
             do {
                 try object.validateForSave()
@@ -161,8 +156,39 @@ extension ManagedObjectContext {
         }
         let message = problems.count == 1 ? "Cannot save: " + problems[0]
             : "Cannot save: \(problems.count) validation problems"
+        // One key named only when every problem is about it (and none came from validateForSave).
         throw PersistError(.validation, message, entity: objects.first(where: { involved.contains($0.objectID) })?.entity.name,
+                           attribute: keys.count == 1 && ownErrors.isEmpty && modelled.values.allSatisfy { $0 } ? keys.first : nil,
                            objectIDs: involved, problems: problems)
+    }
+
+    /// What is wrong with an object's values: a required one missing, a NaN, one that could not
+    /// be encoded, one that breaks its attribute's declared rules; each with its key.
+    private func valueProblems(of object: ManagedObject) -> [(key: String, problem: String)] {
+        let entity = object.entity
+        let storage = object.storage
+        var problems: [(key: String, problem: String)] = []
+        func add(_ slot: Int, _ problem: String) {
+            let key = entity.attributes[slot].name
+            problems.append((key, "\(entity.name).\(key) " + problem))
+        }
+        for slot in entity.requiredSlots where slot < storage.count && storage[slot].isNull {
+            add(slot, "is required but not set")
+        }
+        for slot in entity.realSlots where slot < storage.count {
+            if case .real(let number) = storage[slot], number.isNaN { add(slot, "is NaN, which SQLite cannot store") }
+        }
+        if let encodingProblems = object.encodingProblems {
+            for (slot, problem) in encodingProblems.sorted(by: { $0.key < $1.key }) where slot < entity.attributes.count {
+                add(slot, "could not be encoded: \(problem)")
+            }
+        }
+        for validator in entity.validators where validator.slot < storage.count {
+            for problem in validator.problems(with: storage[validator.slot]) {
+                problems.append((validator.attribute.name, problem))
+            }
+        }
+        return problems
     }
 
     func changedSlots(of object: ManagedObject) -> [Int] {

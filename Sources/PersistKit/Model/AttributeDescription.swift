@@ -1,4 +1,4 @@
-/// One attribute of an entity: its name, type, optionality and default.
+/// One attribute of an entity: its name, type, optionality, default and validation rules.
 public struct AttributeDescription: Sendable, Hashable {
     /// The attribute's name, which is also its column name.
     public let name: String
@@ -12,6 +12,19 @@ public struct AttributeDescription: Sendable, Hashable {
     public let index: Int
     /// The Swift type name, for error messages (`Priority`, `Date?`); empty for document models.
     public let valueTypeName: String
+    /// The rules a value must satisfy at save (none for attributes of document models).
+    public let validation: AttributeValidation
+
+    init(name: String, type: AttributeType, isOptional: Bool, defaultValue: SQLValue?, index: Int,
+         valueTypeName: String, validation: AttributeValidation = AttributeValidation()) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+        self.index = index
+        self.valueTypeName = valueTypeName
+        self.validation = validation
+    }
 
     /// Whether a value must be set before save: not optional and no initial value.
     public var isRequired: Bool { !isOptional && defaultValue == nil }
@@ -20,11 +33,11 @@ public struct AttributeDescription: Sendable, Hashable {
     /// placeholder and fails validation if still unset at save).
     var initialStoredValue: SQLValue { defaultValue ?? .null }
 
-    /// Whether two descriptions describe the same attribute, default included.
+    /// Whether two descriptions describe the same attribute, default and validation included.
     public static func == (lhs: AttributeDescription, rhs: AttributeDescription) -> Bool {
         lhs.name == rhs.name && lhs.type == rhs.type && lhs.isOptional == rhs.isOptional
             && lhs.index == rhs.index && SQLValue.identical(lhs.defaultValue ?? .null, rhs.defaultValue ?? .null)
-            && (lhs.defaultValue == nil) == (rhs.defaultValue == nil)
+            && (lhs.defaultValue == nil) == (rhs.defaultValue == nil) && lhs.validation == rhs.validation
     }
 
     /// Hashes the name, type and index.

@@ -30,6 +30,10 @@ public final class EntityDescription: @unchecked Sendable {
     /// once, checked per object.
     let requiredSlots: [Int]
     let realSlots: [Int]
+    /// The declared rules of the attributes that have some.
+    let validators: [SlotValidator]
+    /// Each uniqueness constraint as slots, in the constraint's order.
+    let uniquenessSlots: [[Int]]
 
     private let lock = NSRecursiveLock()
     private var probe: ManagedObject?
@@ -51,6 +55,11 @@ public final class EntityDescription: @unchecked Sendable {
         slotTable = StorageSlotTable(attributeCount: attributes.count)
         requiredSlots = attributes.filter { !$0.isOptional }.map(\.index)
         realSlots = attributes.filter { $0.type.columnType == "REAL" }.map(\.index)
+        validators = attributes.filter { !$0.validation.isEmpty }.map { SlotValidator(attribute: $0, entityName: name) }
+        // Document models match constraint keys without case, as SQLite does.
+        uniquenessSlots = uniquenessConstraints.map { keys in
+            keys.compactMap { key in byName[key] ?? attributes.first { $0.name.lowercased() == key.lowercased() }?.index }
+        }
     }
 
     /// The attribute named `name`, if there is one.

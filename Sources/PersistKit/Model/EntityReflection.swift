@@ -29,9 +29,19 @@ enum EntityReflection {
     }
 
     private static func reflect(_ objectClass: ManagedObject.Type) -> Result<EntityDescription, PersistError> {
+        do {
+            return .success(try describe(objectClass))
+        } catch let error as PersistError {
+            return .failure(error)
+        } catch {
+            return .failure(PersistError(.invalidModel, "\(error)", entity: objectClass.entityName))
+        }
+    }
+
+    private static func describe(_ objectClass: ManagedObject.Type) throws -> EntityDescription {
         let name = objectClass.entityName
         if let problem = ModelNames.problem(withEntityName: name) {
-            return .failure(PersistError(.invalidModel, problem, entity: name))
+            throw PersistError(.invalidModel, problem, entity: name)
         }
         // The probe is made with a bare entity first: its wrappers are what describe the entity.
         let bare = EntityDescription(name: name, objectClass: objectClass, isClassBacked: true,
@@ -40,56 +50,76 @@ enum EntityReflection {
         var attributes: [AttributeDescription] = []
         var valueTypes: [(any AttributeValue.Type)?] = []
         var seen = Set<String>()
+        var uniqueAttributes: [String] = []
         for (label, wrapper) in attributeWrappers(of: probe) {
             let attributeName = label.hasPrefix("_") ? String(label.dropFirst()) : label
             if let problem = ModelNames.problem(withAttributeName: attributeName) {
-                return .failure(PersistError(.invalidModel, problem, entity: name, attribute: attributeName))
+                throw PersistError(.invalidModel, problem, entity: name, attribute: attributeName)
             }
             guard seen.insert(attributeName.lowercased()).inserted else {
-                return .failure(PersistError(.invalidModel,
-                    "Entity \(name) has two attributes named \(attributeName) (SQLite names ignore case)",
-                    entity: name, attribute: attributeName))
+                throw PersistError(.invalidModel, "Entity \(name) has two attributes named \(attributeName) (SQLite names ignore case)",
+                                   entity: name, attribute: attributeName)
             }
-            let valueType = type(of: wrapper).valueType
-            var defaultValue: SQLValue?
-            if wrapper.hasInitialValue {
-                do {
-                    defaultValue = try wrapper.initialStoredValue()
-                } catch {
-                    return .failure(PersistError(.invalidModel,
-                        "The initial value of \(name).\(attributeName) cannot be encoded: \(error)",
-                        entity: name, attribute: attributeName))
-                }
-            }
-            if !wrapper.hasInitialValue && !valueType.isOptionalAttribute
-                && !(valueType is any PlaceholderAttributeValue.Type) {
-                return .failure(PersistError(.invalidModel,
-                    "\(name).\(attributeName) of type \(valueType) needs an initial value (@Attribute var \(attributeName): \(valueType) = ...), or make it optional",
-                    entity: name, attribute: attributeName))
-            }
-            attributes.append(AttributeDescription(
-                name: attributeName, type: valueType.attributeType, isOptional: valueType.isOptionalAttribute,
-                defaultValue: valueType.isOptionalAttribute && defaultValue == .null ? nil : defaultValue,
-                index: attributes.count, valueTypeName: String(describing: valueType)))
-            valueTypes.append(valueType)
+            let (attribute, isUnique) = try describeAttribute(attributeName, wrapper, entity: name, index: attributes.count)
+            if isUnique { uniqueAttributes.append(attributeName) }
+            attributes.append(attribute)
+            valueTypes.append(type(of: wrapper).valueType)
         }
-        let constraints = objectClass.uniquenessConstraints
-        for constraint in constraints {
-            for key in constraint where !attributes.contains(where: { $0.name == key }) {
-                return .failure(PersistError(.invalidModel,
-                    "Uniqueness constraint of \(name) names \(key), which is not an attribute",
-                    entity: name, attribute: key))
-            }
-            if constraint.isEmpty {
-                return .failure(PersistError(.invalidModel, "Entity \(name) has an empty uniqueness constraint", entity: name))
-            }
-        }
+        let constraints = try uniquenessConstraints(objectClass.uniquenessConstraints, unique: uniqueAttributes,
+                                                    entity: name, attributes: attributes)
         let entity = EntityDescription(name: name, objectClass: objectClass, isClassBacked: true,
                                        attributes: attributes, valueTypes: valueTypes,
                                        uniquenessConstraints: constraints)
         let realProbe = objectClass.init(entity: entity, insertInto: nil)
         entity.installProbe(realProbe)
-        return .success(entity)
+        return entity
+    }
+
+    /// One attribute from its wrapper on the probe: type, default, rules, and whether it is `.unique`.
+    private static func describeAttribute(_ attributeName: String, _ wrapper: AttributeWrapper, entity name: String,
+                                          index: Int) throws -> (AttributeDescription, isUnique: Bool) {
+        let valueType = type(of: wrapper).valueType
+        var defaultValue: SQLValue?
+        if wrapper.hasInitialValue {
+            do {
+                defaultValue = try wrapper.initialStoredValue()
+            } catch {
+                throw PersistError(.invalidModel, "The initial value of \(name).\(attributeName) cannot be encoded: \(error)",
+                                   entity: name, attribute: attributeName)
+            }
+        }
+        if !wrapper.hasInitialValue && !valueType.isOptionalAttribute
+            && !(valueType is any PlaceholderAttributeValue.Type) {
+            throw PersistError(.invalidModel,
+                "\(name).\(attributeName) of type \(valueType) needs an initial value (@Attribute var \(attributeName): \(valueType) = ...), or make it optional",
+                entity: name, attribute: attributeName)
+        }
+        let declared = try AttributeValidation.declared(by: wrapper.optionKinds, entity: name, attribute: attributeName)
+        let attribute = AttributeDescription(
+            name: attributeName, type: valueType.attributeType, isOptional: valueType.isOptionalAttribute,
+            defaultValue: valueType.isOptionalAttribute && defaultValue == .null ? nil : defaultValue,
+            index: index, valueTypeName: String(describing: valueType), validation: declared.validation)
+        return (attribute, declared.isUnique)
+    }
+
+    /// The class's constraints, then one per `@Attribute(.unique)` not already among them;
+    /// each must name attributes.
+    private static func uniquenessConstraints(_ declared: [[String]], unique: [String], entity name: String,
+                                              attributes: [AttributeDescription]) throws -> [[String]] {
+        var constraints = declared
+        for attributeName in unique where !constraints.contains([attributeName]) {
+            constraints.append([attributeName])
+        }
+        for constraint in constraints {
+            for key in constraint where !attributes.contains(where: { $0.name == key }) {
+                throw PersistError(.invalidModel, "Uniqueness constraint of \(name) names \(key), which is not an attribute",
+                                   entity: name, attribute: key)
+            }
+            if constraint.isEmpty {
+                throw PersistError(.invalidModel, "Entity \(name) has an empty uniqueness constraint", entity: name)
+            }
+        }
+        return constraints
     }
 }
 

@@ -8,6 +8,7 @@ import Foundation
 ///     @Attribute var notes: String?            // optional
 ///     @Attribute var isComplete = false        // default false
 ///     @Attribute var priority: Priority = .normal
+///     @Attribute(.unique, .maxLength(64)) var code: String   // see AttributeOption
 /// }
 /// ```
 ///
@@ -17,12 +18,16 @@ import Foundation
 public struct Attribute<Value: AttributeValue> {
     /// The declared initial value (the attribute's default), if any.
     @usableFromInline let initialValue: Value?
+    /// The declared options (uniqueness, validation rules); read once, from the entity's probe.
+    let options: [AttributeOption<Value>]
     /// Set on the entity's probe object only, to find which wrapper a storage key path names.
     @usableFromInline var probeMark = false
 
-    /// An attribute with an initial value, which is its default.
-    public init(wrappedValue: Value) {
+    /// An attribute with an initial value, which is its default, and options:
+    /// `@Attribute(.range(1...5)) var rating = 3`.
+    public init(wrappedValue: Value, _ options: AttributeOption<Value>...) {
         initialValue = wrappedValue
+        self.options = options
     }
 
     /// An attribute without an initial value. Optional attributes start as nil; other ones are
@@ -31,6 +36,17 @@ public struct Attribute<Value: AttributeValue> {
     /// declare an initial value: the model rejects them otherwise.
     public init() {
         initialValue = nil
+        options = []
+    }
+
+    /// An attribute without an initial value (see ``init()``), with options:
+    ///
+    /// ```swift
+    /// @Attribute(.minLength(1), .maxLength(1000)) var name: String
+    /// ```
+    public init(_ options: AttributeOption<Value>...) {
+        initialValue = nil
+        self.options = options
     }
 
     /// Attributes live in their object's storage; this accessor is never used.
@@ -94,11 +110,13 @@ protocol AttributeWrapper {
     static var valueType: any AttributeValue.Type { get }
     var hasInitialValue: Bool { get }
     var probeMark: Bool { get set }
+    var optionKinds: [AttributeOptionKind] { get }
     func initialStoredValue() throws -> SQLValue
 }
 
 extension Attribute: AttributeWrapper {
     @usableFromInline static var valueType: any AttributeValue.Type { Value.self }
     @usableFromInline var hasInitialValue: Bool { initialValue != nil }
+    @usableFromInline var optionKinds: [AttributeOptionKind] { options.map(\.kind) }
     @usableFromInline func initialStoredValue() throws -> SQLValue { try initialValue?.makeStoredValue() ?? .null }
 }

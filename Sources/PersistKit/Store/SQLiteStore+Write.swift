@@ -1,6 +1,9 @@
 extension SQLiteStore {
     /// Executes a save's write plan in one `BEGIN IMMEDIATE` transaction, or nothing.
     ///
+    /// Rows are deleted first, then updated, then inserted, so that the SQLite unique indexes
+    /// (the last defence behind the context's uniqueness check) judge the save's end state.
+    ///
     /// Inserted rows get primary keys above the entity's high-water mark; updates set only
     /// the changed columns; with ``StoreWritePlan/checksVersions`` a row changed or deleted
     /// since it was read fails the whole save with `.conflict`, listing every such object.
@@ -10,9 +13,11 @@ extension SQLiteStore {
         var insertedKeys: [Int64] = []
         _ = try save(origin: origin) { connection in
             var change = StoreChange(sequence: 0, origin: origin)
+            // Deletes, then updates, then inserts: a unique value given up in a save (its row
+            // deleted or changed) can be taken by another row of the same save.
+            var conflicts = try deleteRows(plan, connection, &change)
+            conflicts += try updateRows(plan, connection, &change)
             insertedKeys = try insertRows(plan.inserts, connection, &change)
-            var conflicts = try updateRows(plan, connection, &change)
-            conflicts += try deleteRows(plan, connection, &change)
             if !conflicts.isEmpty { throw conflictError(conflicts) }
             return change
         }
