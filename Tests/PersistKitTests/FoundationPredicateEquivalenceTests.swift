@@ -35,13 +35,7 @@ final class FoundationPredicateEquivalenceTests: XCTestCase {
         let seed = testSeed("FoundationPredicateEquivalenceTests.\(#function)")
         var rng = SeededGenerator(seed: seed)
         let directory = TemporaryDirectory()
-        let model = try ManagedObjectModel(entities: [Sample.self])
-        let saved = try PersistentContainer(model: model, store: .sqlite(directory.file("saved.sqlite"))).newContext()
-        let pending = try PersistentContainer(model: model, store: .inMemory).newContext()
-        var generation = rng
-        makeSamples(saved, count: 240, using: &generation)
-        try saved.save()
-        makeSamples(pending, count: 240, using: &rng)   // the same values, unsaved
+        let (_, pending, model) = try makeSavedAndPendingSamples(in: directory, using: &rng)
         let reader = try PersistentContainer(model: model, store: .sqlite(directory.file("saved.sqlite"))).newContext()
         let pendingObjects = try pending.fetch(FetchRequest<Sample>(sortBy: [.init(key: "seq")]))
 

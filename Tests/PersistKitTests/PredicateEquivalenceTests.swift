@@ -154,16 +154,9 @@ final class PredicateEquivalenceTests: XCTestCase {
     private func checkGeneratedPredicates(_ name: String, iterations: Int,
                                           wrap: (PredicateNode) -> PredicateNode) throws {
         let seed = testSeed(name)
-        print("PredicateEquivalenceTests.\(name) seed: \(seed) (set PERSISTKIT_SEED=\(seed) to replay)")
         var rng = SeededGenerator(seed: seed)
         let directory = TemporaryDirectory()
-        let model = try ManagedObjectModel(entities: [Sample.self])
-        let saved = try PersistentContainer(model: model, store: .sqlite(directory.file("saved.sqlite"))).newContext()
-        let pending = try PersistentContainer(model: model, store: .inMemory).newContext()
-        var generation = rng
-        makeSamples(saved, count: 240, using: &generation)
-        try saved.save()
-        makeSamples(pending, count: 240, using: &rng)   // the same values, from the same generator state
+        let (_, pending, model) = try makeSavedAndPendingSamples(in: directory, using: &rng)
         let reader = try PersistentContainer(model: model, store: .sqlite(directory.file("saved.sqlite"))).newContext()
 
         var failures = 0

@@ -37,3 +37,17 @@ func makeSamples(_ context: ManagedObjectContext, count: Int, using rng: inout S
         sample.blob = Bool.random(using: &rng) ? nil : Data([UInt8](repeating: UInt8.random(in: 0...3, using: &rng), count: Int.random(in: 0...2, using: &rng)))
     }
 }
+
+/// The generated-equivalence fixture: the same 240 samples saved in an SQLite store and
+/// pending (unsaved) in an in-memory one, from the same generator state.
+func makeSavedAndPendingSamples(in directory: TemporaryDirectory, using rng: inout SeededGenerator) throws
+    -> (saved: ManagedObjectContext, pending: ManagedObjectContext, model: ManagedObjectModel) {
+    let model = try ManagedObjectModel(entities: [Sample.self])
+    let saved = try PersistentContainer(model: model, store: .sqlite(directory.file("saved.sqlite"))).newContext()
+    let pending = try PersistentContainer(model: model, store: .inMemory).newContext()
+    var generation = rng
+    makeSamples(saved, count: 240, using: &generation)
+    try saved.save()
+    makeSamples(pending, count: 240, using: &rng)   // the same values, from the same generator state
+    return (saved, pending, model)
+}
