@@ -1,4 +1,5 @@
-/// The names of the attributes a change notice reports as changed for one object.
+/// The names of the attributes and relationships a change notice reports as changed for one
+/// object.
 ///
 /// Made on demand from the changed slots: a notice costs nothing per key unless an observer
 /// asks.
@@ -15,21 +16,24 @@ public struct ChangedKeys: Sequence, Equatable, CustomStringConvertible {
         self.slots = slots
     }
 
-    /// Whether the attribute `key` changed.
+    /// Whether the attribute or relationship `key` changed.
     public func contains(_ key: String) -> Bool {
-        guard let index = entity.attributeIndexByName[key] else { return false }
-        return slots.contains(index)
+        guard let slot = entity.slot(forKey: key) else { return false }
+        if slots.contains(slot) { return true }
+        // An ordered to-one's position column reports under the relationship's name too.
+        return entity.columns.contains { $0.keyName == key && $0.slot != slot && slots.contains($0.slot) }
     }
 
-    /// The changed attribute names, as a set.
+    /// The changed attribute and relationship names, as a set.
     public var names: Set<String> { Set(self) }
 
-    /// Whether no attribute changed.
+    /// Whether nothing changed.
     public var isEmpty: Bool { slots.isEmpty }
 
-    /// The changed attribute names, in slot order.
+    /// The changed names, in slot order (attributes, then relationships), each once.
     public func makeIterator() -> IndexingIterator<[String]> {
-        slots.slots.compactMap { $0 < entity.attributes.count ? entity.attributes[$0].name : nil }.makeIterator()
+        var seen = Set<String>()
+        return slots.slots.compactMap { entity.keyName(forSlot: $0) }.filter { seen.insert($0).inserted }.makeIterator()
     }
 
     /// The names, comma-separated.

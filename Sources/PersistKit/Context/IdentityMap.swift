@@ -3,16 +3,21 @@
 ///
 /// A fetch of 100,000 rows looks up and registers 100,000 keys; `Dictionary`'s seeded SipHash
 /// was the largest cost PersistKit added to a fetch.
+///
+/// The map does not retain its objects: a context holds saved objects without changes only
+/// while someone else does (changed, inserted and deleted ones are retained elsewhere by the
+/// context). An object's `deinit` removes it (``remove(_:ifIdenticalTo:)``) before its memory
+/// goes, so every object in the map is alive.
 struct IdentityMap {
     private var keys: [Int64]
-    private var objects: [ManagedObject?]   // nil marks an empty slot
+    private var objects: [Unmanaged<ManagedObject>?]   // nil marks an empty slot
     private var mask: Int
     private var shift: UInt64
     private(set) var count = 0
 
     init() {
         keys = [Int64](repeating: 0, count: 16)
-        objects = [ManagedObject?](repeating: nil, count: 16)
+        objects = [Unmanaged<ManagedObject>?](repeating: nil, count: 16)
         mask = 15
         shift = 60
     }
@@ -38,7 +43,7 @@ struct IdentityMap {
     subscript(key: Int64) -> ManagedObject? {
         get {
             let slot = find(key)
-            return slot.found ? objects[slot.index] : nil
+            return slot.found ? objects[slot.index]?.takeUnretainedValue() : nil
         }
         set {
             if let newValue {
@@ -56,7 +61,7 @@ struct IdentityMap {
         let slot = find(key)
         if !slot.found { count += 1 }
         keys[slot.index] = key
-        objects[slot.index] = object
+        objects[slot.index] = Unmanaged.passUnretained(object)
     }
 
     /// Removes and returns the object with `key`.
@@ -64,11 +69,26 @@ struct IdentityMap {
     mutating func removeValue(forKey key: Int64) -> ManagedObject? {
         let slot = find(key)
         guard slot.found else { return nil }
-        let removed = objects[slot.index]
-        objects[slot.index] = nil
+        let removed = objects[slot.index]?.takeUnretainedValue()
+        removeSlot(slot.index)
+        return removed
+    }
+
+    /// Removes the entry for `key` if it is `object`, without retaining it: called from the
+    /// object's `deinit`, where taking a strong reference would be fatal.
+    mutating func remove(_ key: Int64, ifIdenticalTo object: ManagedObject) {
+        let slot = find(key)
+        guard slot.found, objects[slot.index]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
+        removeSlot(slot.index)
+        // Most objects gone (a large fetch dropped): give the memory back.
+        if keys.count > 1024 && count * 16 < keys.count { shrink() }
+    }
+
+    private mutating func removeSlot(_ removed: Int) {
+        objects[removed] = nil
         count -= 1
         // Backward shift: pull later entries of the probe run into the hole.
-        var hole = slot.index
+        var hole = removed
         var index = (hole + 1) & mask
         while objects[index] != nil {
             let ideal = home(keys[index])
@@ -81,7 +101,12 @@ struct IdentityMap {
             }
             index = (index + 1) & mask
         }
-        return removed
+    }
+
+    private mutating func shrink() {
+        var size = 16
+        while count * 2 > size { size *= 2 }
+        grow(to: size)
     }
 
     /// Makes room for `capacity` objects without growing again.
@@ -94,12 +119,18 @@ struct IdentityMap {
     private mutating func grow(to size: Int) {
         let oldKeys = keys, oldObjects = objects
         keys = [Int64](repeating: 0, count: size)
-        objects = [ManagedObject?](repeating: nil, count: size)
+        objects = [Unmanaged<ManagedObject>?](repeating: nil, count: size)
         mask = size - 1
         shift = UInt64(64 - (size.trailingZeroBitCount))
         count = 0
         for index in oldObjects.indices {
-            if let object = oldObjects[index] { insert(object, for: oldKeys[index]) }
+            if let object = oldObjects[index] {
+                // Re-placed without retaining (an object may be in its deinit right now).
+                let slot = find(oldKeys[index])
+                keys[slot.index] = oldKeys[index]
+                objects[slot.index] = object
+                count += 1
+            }
         }
     }
 
@@ -114,6 +145,6 @@ struct IdentityMap {
 
     /// Every object held.
     var values: [ManagedObject] {
-        objects.compactMap { $0 }
+        objects.compactMap { $0?.takeUnretainedValue() }
     }
 }

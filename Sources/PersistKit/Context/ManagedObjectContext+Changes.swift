@@ -47,14 +47,23 @@ extension ManagedObjectContext {
                 }
             }
         }
+        var unheld: [String: [Int64]] = [:]
         for (entityName, keys) in updatedKeys {
-            guard let entity = model.entity(named: entityName), let objects = registered[ObjectIdentifier(entity)] else { continue }
-            let held = keys.filter { objects.byKey[$0] != nil }.sorted()
+            guard let entity = model.entity(named: entityName) else { continue }
+            let objects = registered[ObjectIdentifier(entity)]
+            let held = keys.filter { objects?.byKey[$0] != nil }.sorted()
             // Reading refreshes unchanged objects and queues their updates for observers.
             _ = try? readObjects(entity: entity, keys: held)
+            if held.count < keys.count { unheld[entityName] = keys.filter { objects?.byKey[$0] == nil }.sorted() }
         }
-        // New objects are read in only when someone is watching for them.
+        // New objects, and changed ones this context does not hold (never read, or released),
+        // are read in only when someone is watching: they may have come to match a request.
         guard !observers.isEmpty else { return }
+        for (entityName, keys) in unheld {
+            guard let entity = model.entity(named: entityName), let objects = try? readObjects(entity: entity, keys: keys) else { continue }
+            let every = SlotSet(entity.columns.indices)
+            for object in objects { pendingNotice.queueUpdate(object, slots: every) }
+        }
         for (entityName, keys) in insertedKeys {
             guard let entity = model.entity(named: entityName) else { continue }
             let known = registered[ObjectIdentifier(entity)]
@@ -64,7 +73,21 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Owned lists back to what was saved (queued for observers), refused assignments forgotten.
+    private func rollBackRelationships(of object: ManagedObject, _ related: RelatedObjects) {
+        related.problems.removeAll()
+        related.toOne.removeAll()
+        for (index, contents) in related.toMany {
+            guard let committed = contents.committed else { continue }
+            if committed != contents.references { noteToManyChange(object, relationship: index) }
+            contents.references = committed
+            contents.committed = nil
+            contents.objects = nil
+        }
+    }
+
     private func markDeletedElsewhere(_ object: ManagedObject) {
+        graphGeneration &+= 1
         let id = ObjectIdentifier(object)
         object.deletedFlag = true
         deleted[id] = nil
@@ -115,7 +138,10 @@ extension ManagedObjectContext {
         }
         insertedOrder.removeAll()
         insertedCount = 0
+        insertedByTemporaryKey.removeAll()
+        graphGeneration &+= 1
         for object in changed.values {
+            if let related = object.related { rollBackRelationships(of: object, related) }
             guard let committed = object.committedStorage else { continue }
             let id = ObjectIdentifier(object)
             let slots = SlotSet(committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) })
@@ -168,6 +194,8 @@ extension ManagedObjectContext {
         registered.removeAll()
         insertedOrder.removeAll()
         insertedCount = 0
+        insertedByTemporaryKey.removeAll()
+        graphGeneration &+= 1
         changed.removeAll()
         deleted.removeAll()
         pendingNotice.discard()
@@ -186,6 +214,15 @@ extension ManagedObjectContext {
         let local = object.committedStorage.map { committed in
             committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) }.map { ($0, object.storage[$0]) }
         } ?? []
+        if !mergeChanges {
+            // Back to a fault: relationships load again when read.
+            if let related = object.related, related.hasChanges { rollBackRelationships(of: object, related) }
+            object.related = nil
+        } else if let related = object.related {
+            related.toOne.removeAll()
+            related.toMany = related.toMany.filter { $0.value.committed != nil }
+        }
+        graphGeneration &+= 1
         if !mergeChanges, let committed = object.committedStorage {
             noteRefreshed(object, newStorage: committed)
             object.committedStorage = nil

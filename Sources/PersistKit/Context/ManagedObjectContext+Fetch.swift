@@ -160,7 +160,7 @@ extension ManagedObjectContext {
     /// The object for a row: the registered instance (refreshed if unchanged here and newer in
     /// the store) or a new one. Values are decoded only when they are needed.
     @inline(__always)
-    private func materialize(key: Int64, version: Int64, _ decode: () throws -> ContiguousArray<SQLValue>,
+    func materialize(key: Int64, version: Int64, _ decode: () throws -> ContiguousArray<SQLValue>,
                              entity: EntityDescription, objects: EntityObjects) throws -> ManagedObject {
         if let object = objects.byKey[key] {
             try refreshIfNewer(object, version: version, decode)
@@ -199,5 +199,13 @@ extension ManagedObjectContext {
         }
         object.storage = newStorage
         pendingNotice.queueUpdate(object, slots: slots)
+        if let related = object.related {
+            // Loaded relationships may be stale now; lists with local changes stay.
+            related.toOne.removeAll()
+            related.toMany = related.toMany.filter { $0.value.committed != nil }
+            graphGeneration &+= 1
+        } else if !object.entity.relationships.isEmpty || model.hasRelationships {
+            graphGeneration &+= 1
+        }
     }
 }

@@ -23,6 +23,7 @@ extension ManagedObjectContext {
                                objectIDs: pending.deletedElsewhere.map(\.objectID))
         }
         try validate(pending.inserts + pending.updates)
+        if model.hasRelationships { try validateRelationships(pending) }
         try checkUniqueness(pending)
         let insertedKeys = try store.write(writePlan(pending), origin: contextIdentity)
         // Committed: only now does the context change. (Its own entry in the store's log is
@@ -44,7 +45,9 @@ extension ManagedObjectContext {
     private func pendingSave() -> PendingSave {
         PendingSave(
             inserts: insertedObjects,
-            updates: changed.values.filter { ($0.isUpdated || $0.encodingProblems?.isEmpty == false) && !$0.deletedFlag },
+            updates: changed.values.filter {
+                ($0.isUpdated || $0.encodingProblems?.isEmpty == false || $0.related?.problems.isEmpty == false) && !$0.deletedFlag
+            },
             deletes: deletedObjects,
             deletedElsewhere: changed.values.filter { $0.deletedFlag && deleted[ObjectIdentifier($0)] == nil && $0.isChangedSinceRead })
     }
@@ -54,7 +57,7 @@ extension ManagedObjectContext {
     private func writePlan(_ pending: PendingSave) -> StoreWritePlan {
         var plan = StoreWritePlan(checksVersions: mergePolicy == .error)
         for (index, object) in pending.inserts.enumerated() {
-            plan.insert(object.storage, of: object.entity, upTo: pending.inserts.count - index)
+            plan.insert(object.storage, temporaryKey: object.objectID.key, of: object.entity, upTo: pending.inserts.count - index)
         }
         plan.updates.reserveCapacity(pending.updates.count)
         for object in pending.updates {
@@ -64,7 +67,38 @@ extension ManagedObjectContext {
         for object in pending.deletes {
             plan.deletes.append(.init(entity: object.entity, key: object.objectID.key, version: object.version))
         }
+        if model.hasRelationships {
+            for object in pending.inserts + pending.updates { appendLinks(of: object, to: &plan) }
+        }
         return plan
+    }
+
+    /// The join-table rows an object's owned lists add and remove.
+    private func appendLinks(of object: ManagedObject, to plan: inout StoreWritePlan) {
+        guard let lists = object.related?.toMany, !lists.isEmpty else { return }
+        for (index, contents) in lists.sorted(by: { $0.key < $1.key }) {
+            guard let committed = contents.committed, case .joinTable(let table, isOwner: true) = object.entity.relationships[index].storage
+            else { continue }
+            let before = Set(committed), after = Set(contents.references)
+            if table.isOrdered {
+                guard committed != contents.references else { continue }
+                plan.links.append(.init(table: table, owner: reference(to: object), added: [], removed: [], ordered: contents.references))
+            } else if before != after {
+                plan.links.append(.init(table: table, owner: reference(to: object), added: contents.references.filter { !before.contains($0) },
+                                        removed: committed.filter { !after.contains($0) }, ordered: nil))
+            }
+        }
+    }
+
+    /// Refuses a save whose graph breaks a rule: a `.deny` deletion, a count, a refused assignment.
+    private func validateRelationships(_ pending: PendingSave) throws {
+        let problems = relationshipProblems(inserted: pending.inserts, updated: pending.updates, deleted: pending.deletes)
+        guard !problems.isEmpty else { return }
+        let keys = Set(problems.map(\.key))
+        throw PersistError(.validation, problems.count == 1 ? "Cannot save: " + problems[0].problem
+                               : "Cannot save: \(problems.count) relationship problems",
+                           entity: problems[0].object.entity.name, attribute: keys.count == 1 ? keys.first : nil,
+                           objectIDs: problems.map(\.object.objectID), problems: problems.map(\.problem))
     }
 
     /// After the commit: inserted objects get their permanent IDs and are registered, changed
@@ -76,6 +110,11 @@ extension ManagedObjectContext {
             let registry = entityObjects(entity)
             registry.byKey.reserveCapacity(registry.byKey.count + pending.inserts.count)
         }
+        var permanentKeys: [Int64: Int64] = [:]
+        if model.hasRelationships {
+            for (object, key) in zip(pending.inserts, insertedKeys) { permanentKeys[object.objectID.key] = key }
+            insertedByTemporaryKey.removeAll()
+        }
         for (object, key) in zip(pending.inserts, insertedKeys) {
             object.objectID = ObjectID(entityName: object.entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
             object.insertedFlag = false
@@ -86,6 +125,10 @@ extension ManagedObjectContext {
         insertedOrder.removeAll(keepingCapacity: false)
         insertedCount = 0
         for object in pending.updates { object.version += 1 }
+        if model.hasRelationships {
+            for object in pending.inserts + pending.updates { makeReferencesPermanent(object, permanentKeys) }
+            graphGeneration &+= 1
+        }
         for object in changed.values where !object.deletedFlag { object.committedStorage = nil }
         changed.removeAll()
         for object in pending.deletes {
@@ -94,6 +137,22 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
         }
         deleted.removeAll()
+    }
+
+    /// After a save: references to objects it inserted become their primary keys; owned lists
+    /// become the saved state.
+    private func makeReferencesPermanent(_ object: ManagedObject, _ permanentKeys: [Int64: Int64]) {
+        for slot in object.entity.foreignKeySlots {
+            if case .integer(let reference) = object.storage[slot], reference < 0, let key = permanentKeys[-reference] {
+                object.storage[slot] = .integer(key)
+            }
+        }
+        guard let related = object.related else { return }
+        related.problems.removeAll()
+        for contents in related.toMany.values {
+            contents.references = contents.references.map { $0 < 0 ? permanentKeys[-$0] ?? $0 : $0 }
+            contents.committed = nil
+        }
     }
 
     /// Objects changed and then set back to what was read have nothing to save, but another
@@ -202,8 +261,10 @@ extension ManagedObjectContext {
 }
 
 extension ManagedObject {
-    /// Whether the object has values that differ from those last read.
+    /// Whether the object has values (or owned relationship lists) that differ from those last
+    /// read, or a refused relationship assignment to report.
     var isChangedSinceRead: Bool {
+        if let related, related.hasChanges || !related.problems.isEmpty { return true }
         guard let committed = committedStorage else { return false }
         return !SQLValue.identical(committed, storage)
     }

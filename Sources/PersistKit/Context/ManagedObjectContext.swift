@@ -31,6 +31,13 @@ public final class ManagedObjectContext {
     /// Saved objects deleted in this context, not yet saved.
     @exclusivity(unchecked) var deleted: [ObjectIdentifier: ManagedObject] = [:]
 
+    /// Unsaved inserts by temporary key, for resolving references to them (models with
+    /// relationships only).
+    @exclusivity(unchecked) var insertedByTemporaryKey: [Int64: ManagedObject] = [:]
+    /// Bumped whenever a relationship may have changed: derived to-manys computed at an older
+    /// generation are computed again when read.
+    @exclusivity(unchecked) var graphGeneration = 0
+
     /// Changes not yet handed to observers.
     @exclusivity(unchecked) var pendingNotice = PendingNotice()
     var isProcessingChanges = false
@@ -101,20 +108,37 @@ public final class ManagedObjectContext {
         object.deletedFlag = false
         insertedOrder.append(object)
         insertedCount += 1
+        if model.hasRelationships { insertedByTemporaryKey[key] = object }
         pendingNotice.queueInsert(object)
         object.awakeFromInsert()
     }
 
-    /// Marks an object for deletion at the next save (an unsaved object is simply dropped).
+    /// Marks an object for deletion at the next save (an unsaved object is simply dropped),
+    /// and applies its relationships' delete rules: related objects are let go of (`.nullify`)
+    /// or deleted too (`.cascade`, to any depth; cycles end). `.deny` is checked at save.
+    ///
+    /// ```swift
+    /// context.delete(project)      // with deleteRule: .cascade, its tasks are deleted too
+    /// try context.save()
+    /// ```
     ///
     /// Objects of other contexts are ignored: pass objects of this context only.
     public func delete(_ object: ManagedObject) {
-        guard object.managedObjectContext === self, !object.deletedFlag else { return }
+        var work = [object]
+        while let next = work.popLast() {
+            guard next.managedObjectContext === self, !next.deletedFlag else { continue }
+            if !next.entity.relationships.isEmpty { work += applyDeleteRules(to: next) }
+            markDeleted(next)
+        }
+    }
+
+    private func markDeleted(_ object: ManagedObject) {
         let id = ObjectIdentifier(object)
         object.deletedFlag = true
         if object.insertedFlag {
             object.insertedFlag = false
             insertedCount -= 1
+            insertedByTemporaryKey[object.objectID.key] = nil
             object.managedObjectContext = nil
             if !pendingNotice.cancelInsert(object) {
                 pendingNotice.queueDelete(object)
@@ -126,6 +150,12 @@ public final class ManagedObjectContext {
         // of it, they still need the change that came before it (a reported deletion hides it).
         deleted[id] = object
         pendingNotice.queueDelete(object)
+    }
+
+    /// Called from a registered object's `deinit`: it leaves the identity map (which does not
+    /// retain it). Must not retain the object.
+    func objectWillDeallocate(_ object: ManagedObject) {
+        registered[ObjectIdentifier(object.entity)]?.byKey.remove(object.tiebreakKey, ifIdenticalTo: object)
     }
 
     /// Called by an object before one of its slots changes to a different value.

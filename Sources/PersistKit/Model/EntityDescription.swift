@@ -1,6 +1,6 @@
 import Foundation
 
-/// An entity of a model: its name, its class, its attributes.
+/// An entity of a model: its name, its class, its attributes and relationships.
 ///
 /// Entities described by a class are built once per class, by reflecting an instance (the
 /// probe) at model creation; nothing is reflected per object or per row.
@@ -19,6 +19,18 @@ public final class EntityDescription: @unchecked Sendable {
     public let attributes: [AttributeDescription]
     /// Sets of attribute names whose values must be unique together.
     public let uniquenessConstraints: [[String]]
+    /// The relationships, in declaration order (resolved against the model: inverses and storage).
+    public let relationships: [RelationshipDescription]
+
+    /// The relationships as declared by the class or document, before the model resolves them.
+    let declaredRelationships: [RelationshipDeclaration]
+    /// The table's columns after `_pk` and `_version`, one per storage slot.
+    let columns: [StoredColumn]
+    let relationshipIndexByName: [String: Int]
+    /// Slots that hold a to-one's foreign key (they may hold a temporary key, negated, until saved).
+    let foreignKeySlots: [Int]
+    /// Relationship wrappers' key paths to relationship indexes (like `slotTable` for attributes).
+    let relationshipSlotTable: StorageSlotTable
 
     let attributeIndexByName: [String: Int]
     /// Each attribute's Swift type, for class-backed entities (used to validate stored values).
@@ -41,17 +53,26 @@ public final class EntityDescription: @unchecked Sendable {
 
     init(name: String, objectClass: ManagedObject.Type, isClassBacked: Bool,
          attributes: [AttributeDescription], valueTypes: [(any AttributeValue.Type)?],
-         uniquenessConstraints: [[String]]) {
+         uniquenessConstraints: [[String]], declaredRelationships: [RelationshipDeclaration] = [],
+         relationships: [RelationshipDescription]? = nil) {
         self.name = name
         self.objectClass = objectClass
         self.isClassBacked = isClassBacked
         self.attributes = attributes
         self.valueTypes = valueTypes
         self.uniquenessConstraints = uniquenessConstraints
+        self.declaredRelationships = declaredRelationships
+        let relationships = relationships ?? declaredRelationships.enumerated().map { $0.element.unresolved(index: $0.offset) }
+        self.relationships = relationships
+        columns = Self.columns(attributes: attributes, relationships: relationships)
+        relationshipIndexByName = Dictionary(relationships.map { ($0.name, $0.index) }, uniquingKeysWith: { first, _ in first })
+        foreignKeySlots = columns.compactMap { if case .foreignKey = $0.role { return $0.slot } else { return nil } }
+        relationshipSlotTable = StorageSlotTable(attributeCount: relationships.count)
         var byName: [String: Int] = [:]
         for attribute in attributes { byName[attribute.name] = attribute.index }
         attributeIndexByName = byName
-        initialStorage = ContiguousArray(attributes.map(\.initialStoredValue))
+        initialStorage = ContiguousArray(attributes.map(\.initialStoredValue)
+            + Array(repeating: SQLValue.null, count: columns.count - attributes.count))
         slotTable = StorageSlotTable(attributeCount: attributes.count)
         requiredSlots = attributes.filter { !$0.isOptional }.map(\.index)
         realSlots = attributes.filter { $0.type.columnType == "REAL" }.map(\.index)
@@ -69,6 +90,87 @@ public final class EntityDescription: @unchecked Sendable {
 
     /// Attribute names, in slot order.
     public var attributeNames: [String] { attributes.map(\.name) }
+
+    /// The relationship named `name`, if there is one.
+    public func relationship(named name: String) -> RelationshipDescription? {
+        relationshipIndexByName[name].map { relationships[$0] }
+    }
+
+    /// The name a change notice reports for a storage slot, or for a to-many's virtual slot
+    /// (`columns.count + relationship index`).
+    func keyName(forSlot slot: Int) -> String? {
+        if slot < columns.count { return columns[slot].keyName }
+        let relationship = slot - columns.count
+        return relationship < relationships.count ? relationships[relationship].name : nil
+    }
+
+    /// The storage slot (or to-many virtual slot) a change of `key` is reported under.
+    func slot(forKey key: String) -> Int? {
+        if let index = attributeIndexByName[key] { return index }
+        guard let index = relationshipIndexByName[key] else { return nil }
+        if case .foreignKey(let slot, _) = relationships[index].storage { return slot }
+        return columns.count + index
+    }
+
+    /// Column slots: attributes, then each to-one's foreign key, then positions in ordered inverses.
+    private static func columns(attributes: [AttributeDescription], relationships: [RelationshipDescription]) -> [StoredColumn] {
+        var columns = attributes.map {
+            StoredColumn(name: $0.name, slot: $0.index, type: $0.type, isOptional: $0.isOptional, role: .attribute, keyName: $0.name)
+        }
+        for relationship in relationships where relationship.kind == .toOne {
+            columns.append(StoredColumn(name: relationship.name, slot: columns.count, type: .integer, isOptional: true,
+                                        role: .foreignKey(relationship: relationship.index), keyName: relationship.name))
+        }
+        for relationship in relationships {
+            guard case .foreignKey(_, let positionSlot?) = relationship.storage else { continue }
+            columns.append(StoredColumn(name: StoredColumn.positionColumnName(for: relationship.name), slot: positionSlot,
+                                        type: .integer, isOptional: true, role: .position(relationship: relationship.index),
+                                        keyName: relationship.name))
+        }
+        return columns
+    }
+
+    /// The relationship a `@Relationship` storage key path names, found like an attribute's slot.
+    func relationshipIndex<Object: ManagedObject, Wrapper: RelationshipWrapper>(
+        for storageKeyPath: ReferenceWritableKeyPath<Object, Wrapper>
+    ) -> Int {
+        let published = relationshipSlotTable.slot(for: storageKeyPath)
+        if published >= 0 { return published }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let probe = probe as? Object else { return -1 }
+        probe[keyPath: storageKeyPath].probeMark = true
+        let wrappers = EntityReflection.relationshipWrappers(of: probe)
+        probe[keyPath: storageKeyPath].probeMark = false
+        guard let found = wrappers.firstIndex(where: { $0.wrapper.probeMark }), found < relationships.count else {
+            return -1
+        }
+        relationshipSlotTable.publish(found, for: storageKeyPath)
+        return found
+    }
+
+    /// The relationship a plain key path (`\Project.tasks`) reads, found by reading it on the probe.
+    func relationshipIndex(forKeyPath keyPath: AnyKeyPath) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let probe else { return nil }
+        probe.probedRelationship = -1
+        _ = probe[keyPath: keyPath]
+        let found = probe.probedRelationship
+        probe.probedRelationship = -1
+        return found >= 0 ? found : nil
+    }
+
+    /// The same entity with its relationships resolved against a model.
+    func resolving(_ relationships: [RelationshipDescription]) -> EntityDescription {
+        let entity = EntityDescription(name: name, objectClass: objectClass, isClassBacked: isClassBacked, attributes: attributes,
+                                       valueTypes: valueTypes, uniquenessConstraints: uniquenessConstraints,
+                                       declaredRelationships: declaredRelationships, relationships: relationships)
+        if isClassBacked {
+            entity.installProbe(objectClass.init(entity: entity, insertInto: nil))
+        }
+        return entity
+    }
 
     func installProbe(_ object: ManagedObject) {
         lock.lock()

@@ -28,6 +28,25 @@ enum EntityReflection {
         return result
     }
 
+    /// The `@Relationship` wrappers of an object, in the same order as its attributes'.
+    static func relationshipWrappers(of object: ManagedObject) -> [(label: String, wrapper: RelationshipWrapper)] {
+        var mirrors: [Mirror] = []
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            mirrors.append(current)
+            mirror = current.superclassMirror
+        }
+        var result: [(String, RelationshipWrapper)] = []
+        for current in mirrors.reversed() {
+            for child in current.children {
+                if let label = child.label, let wrapper = child.value as? RelationshipWrapper {
+                    result.append((label, wrapper))
+                }
+            }
+        }
+        return result
+    }
+
     private static func reflect(_ objectClass: ManagedObject.Type) -> Result<EntityDescription, PersistError> {
         do {
             return .success(try describe(objectClass))
@@ -67,9 +86,23 @@ enum EntityReflection {
         }
         let constraints = try uniquenessConstraints(objectClass.uniquenessConstraints, unique: uniqueAttributes,
                                                     entity: name, attributes: attributes)
+        var relationships: [RelationshipDeclaration] = []
+        for (label, wrapper) in relationshipWrappers(of: probe) {
+            let relationshipName = label.hasPrefix("_") ? String(label.dropFirst()) : label
+            if let problem = ModelNames.problem(withAttributeName: relationshipName) {
+                throw PersistError(.invalidModel, problem.replacingOccurrences(of: "Attribute name", with: "Relationship name"),
+                                   entity: name, attribute: relationshipName)
+            }
+            guard seen.insert(relationshipName.lowercased()).inserted else {
+                throw PersistError(.invalidModel,
+                    "Entity \(name) has two properties named \(relationshipName) (SQLite names ignore case)",
+                    entity: name, attribute: relationshipName)
+            }
+            relationships.append(wrapper.declaration(named: relationshipName))
+        }
         let entity = EntityDescription(name: name, objectClass: objectClass, isClassBacked: true,
                                        attributes: attributes, valueTypes: valueTypes,
-                                       uniquenessConstraints: constraints)
+                                       uniquenessConstraints: constraints, declaredRelationships: relationships)
         let realProbe = objectClass.init(entity: entity, insertInto: nil)
         entity.installProbe(realProbe)
         return entity

@@ -12,6 +12,8 @@ public final class ManagedObjectModel: Sendable {
     public let entities: [EntityDescription]
     private let entitiesByName: [String: EntityDescription]
     private let entitiesByClass: [ObjectIdentifier: EntityDescription]
+    /// Whether any entity has a relationship (saves then map temporary keys to new ones).
+    let hasRelationships: Bool
 
     /// Builds a model from `ManagedObject` subclasses, reflecting each class once.
     ///
@@ -47,10 +49,23 @@ public final class ManagedObjectModel: Sendable {
         try self.init(decoded.entities.map { try $0.makeEntity() })
     }
 
-    private init(_ entities: [EntityDescription]) throws {
+    private init(_ declared: [EntityDescription]) throws {
+        try Self.checkNames(declared)
+        let entities = try RelationshipResolver.resolve(declared)
         var byName: [String: EntityDescription] = [:]
-        var byLowercasedName: [String: String] = [:]
         var byClass: [ObjectIdentifier: EntityDescription] = [:]
+        for entity in entities {
+            byName[entity.name] = entity
+            if entity.isClassBacked { byClass[ObjectIdentifier(entity.objectClass)] = entity }
+        }
+        self.entities = entities
+        hasRelationships = entities.contains { !$0.relationships.isEmpty }
+        entitiesByName = byName
+        entitiesByClass = byClass
+    }
+
+    private static func checkNames(_ entities: [EntityDescription]) throws {
+        var byLowercasedName: [String: String] = [:]
         for entity in entities {
             if let existing = byLowercasedName[entity.name.lowercased()] {
                 throw PersistError(.invalidModel,
@@ -59,12 +74,7 @@ public final class ManagedObjectModel: Sendable {
                     entity: entity.name)
             }
             byLowercasedName[entity.name.lowercased()] = entity.name
-            byName[entity.name] = entity
-            if entity.isClassBacked { byClass[ObjectIdentifier(entity.objectClass)] = entity }
         }
-        self.entities = entities
-        entitiesByName = byName
-        entitiesByClass = byClass
     }
 
     /// The entity named `name`.
@@ -83,7 +93,8 @@ public final class ManagedObjectModel: Sendable {
     }
 
     /// A SHA-256 hash, in hex, of what the stored schema depends on: entity names, attribute
-    /// names, types and optionality, and uniqueness constraints (not defaults, not order).
+    /// names, types and optionality, uniqueness constraints, and relationships (names, kinds,
+    /// destinations, inverses); not defaults, delete rules or order.
     /// A store remembers the hash of the model that wrote it.
     public var versionHash: String {
         var canonical = ""
@@ -94,6 +105,12 @@ public final class ManagedObjectModel: Sendable {
             }
             for constraint in entity.uniquenessConstraints.map({ $0.sorted() }).sorted(by: { $0.joined(separator: ",") < $1.joined(separator: ",") }) {
                 canonical += "  unique \(constraint.joined(separator: ","))\n"
+            }
+            // Only models with relationships hash them: a relationship-free model keeps the hash
+            // its stores were written with.
+            for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
+                canonical += "  relationship \(relationship.name) \(relationship.kind.rawValue) \(relationship.destinationEntityName)"
+                    + " inverse \(relationship.inverseName ?? "-")\n"
             }
         }
         return SHA256.hexDigest(of: Array(canonical.utf8))

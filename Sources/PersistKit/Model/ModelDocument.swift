@@ -19,13 +19,17 @@ struct ModelDocument: Codable {
         var defaultValue: StoredValue?
     }
 
-    /// Room for relationships (a later model version): a to-one is a column, a to-many a query.
+    /// A relationship: its destination entity, kind, inverse (nil for a one-way one), delete
+    /// rule and counts.
     struct Relationship: Codable {
         var name: String
         var destination: String
         var toMany: Bool
+        var ordered: Bool?
         var inverse: String?
         var deleteRule: String
+        var minimumCount: Int?
+        var maximumCount: Int?
     }
 
     /// A stored value, tagged with its storage class so documents round-trip exactly:
@@ -97,7 +101,11 @@ struct ModelDocument: Codable {
                        Attribute(name: $0.name, type: $0.type, optional: $0.isOptional,
                                  defaultValue: $0.defaultValue.map(StoredValue.init))
                    },
-                   relationships: [],
+                   relationships: entity.relationships.map {
+                       Relationship(name: $0.name, destination: $0.destinationEntityName, toMany: $0.kind.isToMany,
+                                    ordered: $0.kind == .orderedToMany ? true : nil, inverse: $0.inverseName,
+                                    deleteRule: $0.deleteRule.rawValue, minimumCount: $0.minimumCount, maximumCount: $0.maximumCount)
+                   },
                    uniquenessConstraints: entity.uniquenessConstraints)
         }
     }
@@ -151,8 +159,27 @@ extension ModelDocument.Entity {
                                    entity: name, attribute: key)
             }
         }
+        var declarations: [RelationshipDeclaration] = []
+        for relationship in relationships {
+            if let problem = ModelNames.problem(withAttributeName: relationship.name) {
+                throw PersistError(.invalidModel, problem, entity: name, attribute: relationship.name)
+            }
+            guard seen.insert(relationship.name.lowercased()).inserted else {
+                throw PersistError(.invalidModel, "Entity \(name) has two properties named \(relationship.name)",
+                                   entity: name, attribute: relationship.name)
+            }
+            guard let rule = DeleteRule(rawValue: relationship.deleteRule) else {
+                throw PersistError(.invalidModel, "\(name).\(relationship.name) has an unknown delete rule \(relationship.deleteRule)",
+                                   entity: name, attribute: relationship.name)
+            }
+            let kind: RelationshipKind = !relationship.toMany ? .toOne : relationship.ordered == true ? .orderedToMany : .toMany
+            declarations.append(RelationshipDeclaration(
+                name: relationship.name, destination: .entityName(relationship.destination), kind: kind,
+                inverse: relationship.inverse.map { .name($0) } ?? .none, deleteRule: rule,
+                minimumCount: relationship.minimumCount, maximumCount: relationship.maximumCount))
+        }
         return EntityDescription(name: name, objectClass: ManagedObject.self, isClassBacked: false,
                                  attributes: descriptions, valueTypes: descriptions.map { _ in nil },
-                                 uniquenessConstraints: uniquenessConstraints)
+                                 uniquenessConstraints: uniquenessConstraints, declaredRelationships: declarations)
     }
 }

@@ -46,6 +46,9 @@ open class ManagedObject {
     @exclusivity(unchecked) final var version: Int64 = 0
     @usableFromInline @exclusivity(unchecked) final var isProbe = false
     @usableFromInline @exclusivity(unchecked) final var probedSlot = -1
+    @usableFromInline @exclusivity(unchecked) final var probedRelationship = -1
+    /// Loaded relationships and refused assignments; nil until a relationship is used.
+    @exclusivity(unchecked) final var related: RelatedObjects?
     /// Values that could not be encoded when set (a Codable that failed): reported at save.
     @exclusivity(unchecked) final var encodingProblems: [Int: String]?
     @exclusivity(unchecked) final var insertedFlag = false
@@ -65,6 +68,14 @@ open class ManagedObject {
         tiebreakIsTemporary = true
         if let context {
             context.insert(self)
+        }
+    }
+
+    deinit {
+        // The context holds saved, unchanged objects without retaining them: the last release
+        // takes the object out of its identity map.
+        if !tiebreakIsTemporary, let context = managedObjectContext {
+            context.objectWillDeallocate(self)
         }
     }
 
@@ -103,7 +114,9 @@ open class ManagedObject {
     public var isDeleted: Bool { deletedFlag }
     /// Whether the object has saved values that were changed and not yet saved.
     public var isUpdated: Bool {
-        guard !insertedFlag, !deletedFlag, let committed = committedStorage else { return false }
+        guard !insertedFlag, !deletedFlag else { return false }
+        if related?.hasChanges == true { return true }
+        guard let committed = committedStorage else { return false }
         return !SQLValue.identical(committed, storage)
     }
     /// Whether the object is inserted, updated or deleted and not yet saved.
@@ -191,6 +204,15 @@ extension ManagedObject {
         if a.tiebreakIsTemporary != b.tiebreakIsTemporary { return a.tiebreakIsTemporary ? 1 : -1 }
         return a.tiebreakKey < b.tiebreakKey ? -1 : (a.tiebreakKey == b.tiebreakKey ? 0 : 1)
     }
+}
+
+extension ManagedObject: Hashable {
+    /// Objects are equal when they are the same instance: one context holds one instance per
+    /// object, so this is identity within a context.
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+
+    /// Hashes the instance's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
 extension ManagedObject: CustomStringConvertible {

@@ -10,16 +10,18 @@ struct RowReader {
 
     init(entity: EntityDescription) {
         self.entity = entity
-        columnTypes = entity.attributes.map { attribute in
-            switch attribute.type.columnType {
+        columnTypes = entity.columns.map { column in
+            switch column.type.columnType {
             case "INTEGER": return SQLITE_INTEGER
             case "REAL": return SQLITE_FLOAT
             case "TEXT": return SQLITE_TEXT
             default: return SQLITE_BLOB
             }
         }
-        optional = entity.attributes.map(\.isOptional)
-        checkDecoding = entity.attributes.map { attribute in
+        optional = entity.columns.map(\.isOptional)
+        checkDecoding = entity.columns.map { column in
+            guard column.slot < entity.attributes.count else { return false }
+            let attribute = entity.attributes[column.slot]
             guard attribute.index < entity.valueTypes.count, let valueType = entity.valueTypes[attribute.index] else {
                 return false
             }
@@ -83,9 +85,11 @@ struct RowReader {
     }
 
     private func mismatch(slot: Int, found: SQLValue, key: Int64) -> PersistError {
-        let attribute = entity.attributes[slot]
+        let column = entity.columns[slot]
+        let declared = slot < entity.attributes.count && !entity.attributes[slot].valueTypeName.isEmpty
+            ? entity.attributes[slot].valueTypeName : column.type.rawValue
         return PersistError(.typeMismatch,
-            "The store holds \(found.storageClassName) \(found) for \(entity.name).\(attribute.name), which is declared \(attribute.valueTypeName.isEmpty ? attribute.type.rawValue : attribute.valueTypeName) (row \(key))",
-            entity: entity.name, attribute: attribute.name)
+            "The store holds \(found.storageClassName) \(found) for \(entity.name).\(column.name), which is declared \(declared) (row \(key))",
+            entity: entity.name, attribute: column.keyName)
     }
 }

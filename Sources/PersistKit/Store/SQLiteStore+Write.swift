@@ -13,53 +13,126 @@ extension SQLiteStore {
         var insertedKeys: [Int64] = []
         _ = try save(origin: origin) { connection in
             var change = StoreChange(sequence: 0, origin: origin)
+            // Keys first: rows may refer to objects inserted later in the same save.
+            let keys = try assignKeys(plan.inserts, connection)
             // Deletes, then updates, then inserts: a unique value given up in a save (its row
             // deleted or changed) can be taken by another row of the same save.
             var conflicts = try deleteRows(plan, connection, &change)
-            conflicts += try updateRows(plan, connection, &change)
-            insertedKeys = try insertRows(plan.inserts, connection, &change)
+            conflicts += try updateRows(plan, keys, connection, &change)
+            insertedKeys = try insertRows(plan.inserts, keys, connection, &change)
+            try writeLinks(plan.links, keys, connection)
             if !conflicts.isEmpty { throw conflictError(conflicts) }
             return change
         }
         return insertedKeys
     }
 
-    private func insertRows(_ runs: [StoreWritePlan.InsertRun], _ connection: SQLiteConnection,
-                            _ change: inout StoreChange) throws -> [Int64] {
-        var keys: [Int64] = []
-        keys.reserveCapacity(runs.reduce(0) { $0 + $1.rows.count })
+    /// The primary keys the save's inserted rows get, in plan order, and which temporary key
+    /// each replaces. Records each entity's new high-water mark.
+    private func assignKeys(_ runs: [StoreWritePlan.InsertRun], _ connection: SQLiteConnection) throws -> AssignedKeys {
+        var assigned = AssignedKeys()
+        assigned.keys.reserveCapacity(runs.reduce(0) { $0 + $1.rows.count })
         var nextKeys: [ObjectIdentifier: (entity: EntityDescription, next: Int64)] = [:]
         for run in runs {
-            let entity = run.entity
-            let statement = try connection.cachedStatement(cachedSQL(.insert(ObjectIdentifier(entity))) { SchemaSQL.insert(for: entity) })
-            var nextKey = try nextKeys[ObjectIdentifier(entity)]?.next ?? firstFreeKey(entity, connection)
-            let first = keys.count
-            for storage in run.rows {
-                // Every parameter is bound again below: a reset without clearing bindings.
-                statement.rewind()
-                statement.bind(nextKey, at: 1)
-                var index: Int32 = 2
-                for value in storage {
-                    try statement.bind(value, at: index)
-                    index += 1
-                }
-                try statement.run()
-                keys.append(nextKey)
+            var nextKey = try nextKeys[ObjectIdentifier(run.entity)]?.next ?? firstFreeKey(run.entity, connection)
+            for temporaryKey in run.temporaryKeys {
+                assigned.keys.append(nextKey)
+                if model.hasRelationships { assigned.byTemporaryKey[temporaryKey] = nextKey }
                 nextKey += 1
             }
-            nextKeys[ObjectIdentifier(entity)] = (entity, nextKey)
-            change.inserted[entity.name, default: []].append(contentsOf: keys[first...])
+            nextKeys[ObjectIdentifier(run.entity)] = (run.entity, nextKey)
         }
         for (entity, next) in nextKeys.values {
             try connection.singleInt(
                 "INSERT OR REPLACE INTO \(SQLName.quote(SQLiteStore.metadataTable)) (key, value) VALUES (?, ?)",
                 [.text(SchemaSQL.highWaterKey(for: entity)), .text(String(next - 1))])
         }
-        return keys
+        return assigned
+    }
+
+    private func insertRows(_ runs: [StoreWritePlan.InsertRun], _ assigned: AssignedKeys, _ connection: SQLiteConnection,
+                            _ change: inout StoreChange) throws -> [Int64] {
+        var position = 0
+        for run in runs {
+            let entity = run.entity
+            let statement = try connection.cachedStatement(cachedSQL(.insert(ObjectIdentifier(entity))) { SchemaSQL.insert(for: entity) })
+            let first = position
+            let references = entity.foreignKeySlots
+            for storage in run.rows {
+                // Every parameter is bound again below: a reset without clearing bindings.
+                statement.rewind()
+                statement.bind(assigned.keys[position], at: 1)
+                var index: Int32 = 2
+                for value in storage {
+                    try statement.bind(value, at: index)
+                    index += 1
+                }
+                for slot in references {
+                    if case .integer(let reference) = storage[slot], reference < 0 {
+                        statement.bind(try assigned.resolve(reference, entity: entity, slot: slot), at: Int32(slot + 2))
+                    }
+                }
+                try statement.run()
+                position += 1
+            }
+            change.inserted[entity.name, default: []].append(contentsOf: assigned.keys[first..<position])
+        }
+        return assigned.keys
+    }
+
+    /// Adds and removes join-table rows; an ordered table's rows of a changed owner are
+    /// written again with their positions.
+    private func writeLinks(_ links: [StoreWritePlan.LinkChange], _ assigned: AssignedKeys,
+                            _ connection: SQLiteConnection) throws {
+        for link in links {
+            let table = SQLName.quote(link.table.name)
+            let owner = SQLName.quote(JoinTable.ownerColumn), destination = SQLName.quote(JoinTable.destinationColumn)
+            let ownerKey = try assigned.resolve(link.owner, entity: nil, slot: nil)
+            if let ordered = link.ordered {
+                try connection.singleInt("DELETE FROM \(table) WHERE \(owner) = ?", [.integer(ownerKey)])
+                let insert = try connection.cachedStatement("INSERT OR IGNORE INTO \(table) (\(owner), \(destination), "
+                                                            + "\(SQLName.quote(JoinTable.positionColumn))) VALUES (?, ?, ?)")
+                for (position, reference) in ordered.enumerated() {
+                    insert.reset()
+                    try insert.bind([.integer(ownerKey), .integer(try assigned.resolve(reference, entity: nil, slot: nil)),
+                                     .integer(Int64(position))])
+                    try insert.run()
+                }
+                continue
+            }
+            let delete = try connection.cachedStatement("DELETE FROM \(table) WHERE \(owner) = ? AND \(destination) = ?")
+            for reference in link.removed {
+                delete.reset()
+                try delete.bind([.integer(ownerKey), .integer(try assigned.resolve(reference, entity: nil, slot: nil))])
+                try delete.run()
+            }
+            let insert = try connection.cachedStatement("INSERT OR IGNORE INTO \(table) (\(owner), \(destination)) VALUES (?, ?)")
+            for reference in link.added {
+                insert.reset()
+                try insert.bind([.integer(ownerKey), .integer(try assigned.resolve(reference, entity: nil, slot: nil))])
+                try insert.run()
+            }
+        }
+    }
+
+    /// The keys a save gives its inserted rows, and the temporary keys they replace.
+    struct AssignedKeys {
+        var keys: [Int64] = []
+        var byTemporaryKey: [Int64: Int64] = [:]
+
+        /// The primary key a reference names: itself when saved, the key given now to an
+        /// object inserted by this save when temporary.
+        func resolve(_ reference: Int64, entity: EntityDescription?, slot: Int?) throws -> Int64 {
+            guard reference < 0 else { return reference }
+            if let key = byTemporaryKey[-reference] { return key }
+            let what = entity.flatMap { entity in slot.flatMap { entity.keyName(forSlot: $0) }.map { "\(entity.name).\($0)" } }
+            throw PersistError(.validation, "Cannot save: \(what ?? "a relationship") refers to an unsaved object that is not part of this save",
+                               entity: entity?.name, attribute: slot.flatMap { entity?.keyName(forSlot: $0) })
+        }
     }
 
     /// Runs the updates; returns the conflicts (rows changed or deleted since they were read).
-    private func updateRows(_ plan: StoreWritePlan, _ connection: SQLiteConnection,
+    private func updateRows(_ plan: StoreWritePlan, _ assigned: AssignedKeys, _ connection: SQLiteConnection,
                             _ change: inout StoreChange) throws -> [Conflict] {
         var conflicts: [Conflict] = []
         // Rows changing the same columns share one statement: found once per column set.
@@ -78,14 +151,18 @@ extension SQLiteStore {
             }
             var index: Int32 = 1
             for slot in update.slots {
-                try statement.bind(update.storage[slot], at: index)
+                if case .integer(let reference) = update.storage[slot], reference < 0, update.entity.foreignKeySlots.contains(slot) {
+                    statement.bind(try assigned.resolve(reference, entity: update.entity, slot: slot), at: index)
+                } else {
+                    try statement.bind(update.storage[slot], at: index)
+                }
                 index += 1
             }
             statement.bind(update.key, at: index)
             if plan.checksVersions { statement.bind(update.version, at: index + 1) }
             try statement.run()
             if connection.changes != 1 {
-                let keys = update.slots.map { update.entity.attributes[$0].name }
+                let keys = update.slots.compactMap { update.entity.keyName(forSlot: $0) }
                 conflicts.append(Conflict(entity: update.entity, key: update.key,
                                           what: "keys changed here: " + keys.joined(separator: ", ")))
             } else {

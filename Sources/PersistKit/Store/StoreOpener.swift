@@ -11,6 +11,8 @@ enum StoreOpener {
     static func connect(path: String, configuration: SQLiteConnection.Configuration) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path, configuration: configuration)
         PredicateSQLFunctions.register(on: connection)
+        // Relationships' references are checked by SQLite (deferred to each commit).
+        try connection.execute("PRAGMA foreign_keys = ON")
         return connection
     }
 

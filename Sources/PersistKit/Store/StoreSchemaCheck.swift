@@ -61,6 +61,11 @@ enum StoreSchemaCheck {
         }
         for entity in model.entities {
             try checkTable(of: entity, connection, path: path)
+            for relationship in entity.relationships {
+                if case .joinTable(let table, isOwner: true) = relationship.storage {
+                    try checkJoinTable(table, connection, path: path)
+                }
+            }
         }
         return identifier
     }
@@ -87,6 +92,20 @@ enum StoreSchemaCheck {
 
     /// The entity's table has exactly the columns the model reads and writes: a missing one
     /// would fail every read, and an extra one (NOT NULL, say) could fail every insert.
+    /// A join table the model writes exists with its three columns.
+    private static func checkJoinTable(_ table: JoinTable, _ connection: SQLiteConnection, path: String) throws {
+        let statement = try connection.prepare("SELECT name FROM pragma_table_info(?)")
+        try statement.bind([.text(table.name)])
+        var columns: [String] = []
+        while try statement.step() { columns.append(statement.string(at: 0)) }
+        let expected = [JoinTable.ownerColumn, JoinTable.destinationColumn, JoinTable.positionColumn]
+        guard columns.sorted() == expected.sorted() else {
+            throw PersistError(.incompatibleModel, "\(path) does not match the model: its join table \(table.name) "
+                               + (columns.isEmpty ? "is missing" : "has columns \(columns.joined(separator: ", "))")
+                               + "; it was left untouched", entity: table.ownerEntity, store: path)
+        }
+    }
+
     private static func checkTable(of entity: EntityDescription, _ connection: SQLiteConnection, path: String) throws {
         let statement = try connection.prepare("SELECT name FROM pragma_table_info(?)")
         try statement.bind([.text(entity.name)])
@@ -96,7 +115,7 @@ enum StoreSchemaCheck {
             throw PersistError(.incompatibleModel, "\(path) does not match the model: it has no table \(entity.name) for the entity "
                                + "\(entity.name); it was left untouched", entity: entity.name, store: path)
         }
-        let expected = [SchemaSQL.primaryKey, SchemaSQL.version] + entity.attributeNames
+        let expected = SchemaSQL.columnNames(for: entity)
         let extra = columns.filter { !expected.contains($0) }
         if let missing = expected.first(where: { !columns.contains($0) }) {
             let instead = extra.isEmpty ? "" : " (it has \(extra.joined(separator: ", ")) instead)"

@@ -8,6 +8,20 @@ struct StoreWritePlan {
     struct InsertRun {
         let entity: EntityDescription
         var rows: [ContiguousArray<SQLValue>]
+        /// Each row's temporary key: other rows of the save may refer to it (negated) before
+        /// it has a primary key.
+        var temporaryKeys: [Int64]
+    }
+
+    /// The links of one owning to-many that changed, as references (a primary key, or an
+    /// unsaved object's temporary key negated).
+    struct LinkChange {
+        let table: JoinTable
+        let owner: Int64
+        var added: [Int64]
+        var removed: [Int64]
+        /// For an ordered table, the whole list in order: its rows are written again.
+        var ordered: [Int64]?
     }
 
     /// A saved row whose values changed: the changed slots, and the object's storage to read
@@ -30,6 +44,7 @@ struct StoreWritePlan {
     var inserts: [InsertRun] = []
     var updates: [Update] = []
     var deletes: [Delete] = []
+    var links: [LinkChange] = []
     /// Whether a row changed since it was read is a conflict (merge policy `.error`) or is
     /// overwritten (`.objectTrump`).
     var checksVersions: Bool
@@ -38,18 +53,22 @@ struct StoreWritePlan {
         self.checksVersions = checksVersions
     }
 
-    var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
+    var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty && links.isEmpty }
 
     /// Adds an inserted row, extending the last run when it is of the same entity; a new run
     /// reserves room for the `remaining` rows still to come (this one included).
-    mutating func insert(_ storage: ContiguousArray<SQLValue>, of entity: EntityDescription, upTo remaining: Int) {
+    mutating func insert(_ storage: ContiguousArray<SQLValue>, temporaryKey: Int64, of entity: EntityDescription, upTo remaining: Int) {
         if let last = inserts.indices.last, inserts[last].entity === entity {
             inserts[last].rows.append(storage)
+            inserts[last].temporaryKeys.append(temporaryKey)
         } else {
             var rows: [ContiguousArray<SQLValue>] = []
             rows.reserveCapacity(remaining)
             rows.append(storage)
-            inserts.append(InsertRun(entity: entity, rows: rows))
+            var keys: [Int64] = []
+            keys.reserveCapacity(remaining)
+            keys.append(temporaryKey)
+            inserts.append(InsertRun(entity: entity, rows: rows, temporaryKeys: keys))
         }
     }
 }

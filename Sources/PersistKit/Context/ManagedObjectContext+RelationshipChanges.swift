@@ -1,0 +1,189 @@
+/// Changing relationships: every change is made on the side that owns the link (a to-one's
+/// foreign key, or the owning list of a join table), so the inverse, derived from it, agrees
+/// at once; rollback, which restores the owning side, restores both.
+extension ManagedObjectContext {
+    /// Sets a relationship of `object` to `objects` (at most one for a to-one). An assignment
+    /// that cannot be made (an object of another context, a deleted one) changes nothing and
+    /// is reported by the next save.
+    func setRelationship(of object: ManagedObject, relationship index: Int, to objects: [ManagedObject]) {
+        guard index < object.entity.relationships.count else { return }
+        let relationship = object.entity.relationships[index]
+        if let problem = assignmentProblem(object, relationship, objects) {
+            recordProblem(problem, of: object, relationship: index)
+            return
+        }
+        if object.related?.problems[index] != nil { object.related?.problems[index] = nil }
+        var unique: [ManagedObject] = []
+        var seen = Set<ObjectIdentifier>()
+        for target in objects where seen.insert(ObjectIdentifier(target)).inserted { unique.append(target) }
+        switch relationship.storage {
+        case .unresolved:
+            return
+        case .foreignKey:
+            setToOne(object, relationship, unique.first)
+        case .inverseForeignKey(let inverse, _, let positionSlot):
+            setChildren(of: object, relationship, inverse: inverse, positionSlot: positionSlot, to: unique)
+        case .joinTable(_, isOwner: true):
+            setOwnedList(of: object, relationship, to: unique)
+        case .joinTable(_, isOwner: false):
+            setOwners(of: object, relationship, to: unique)
+        }
+    }
+
+    private func assignmentProblem(_ object: ManagedObject, _ relationship: RelationshipDescription,
+                                   _ objects: [ManagedObject]) -> String? {
+        let what = "\(object.entity.name).\(relationship.name)"
+        if case .unresolved = relationship.storage {
+            return "\(what) is not a relationship of this context's model"
+        }
+        if object.deletedFlag { return "\(what) was set on a deleted object" }
+        if relationship.kind == .toOne && objects.count > 1 { return "\(what) is a to-one: it cannot hold \(objects.count) objects" }
+        for target in objects {
+            if target.managedObjectContext !== self {
+                return "\(what) was set to \(target.entity.name) \(target.objectID), which belongs to "
+                    + (target.managedObjectContext == nil ? "no context" : "another context")
+            }
+            if target.deletedFlag { return "\(what) was set to a deleted \(target.entity.name) (\(target.objectID))" }
+            if target.entity.name != relationship.destinationEntityName {
+                return "\(what) holds \(relationship.destinationEntityName) objects, not \(target.entity.name)"
+            }
+        }
+        return nil
+    }
+
+    private func recordProblem(_ problem: String, of object: ManagedObject, relationship index: Int) {
+        if object.related == nil { object.related = RelatedObjects() }
+        object.related?.problems[index] = problem
+        markChanged(object)
+    }
+
+    /// Registers a saved object as changed (keeping its saved values), so the next save
+    /// handles it even when only its relationships changed.
+    func markChanged(_ object: ManagedObject) {
+        guard !object.insertedFlag else { return }
+        if object.committedStorage == nil {
+            object.committedStorage = object.storage
+        }
+        changed[ObjectIdentifier(object)] = object
+    }
+
+    /// Tells observers a to-many of `object` changed (its virtual slot after the columns).
+    func noteToManyChange(_ object: ManagedObject, relationship index: Int) {
+        guard object.managedObjectContext === self, !object.insertUnprocessed else { return }
+        pendingNotice.queueUpdate(object, slot: object.entity.columns.count + index)
+    }
+
+    /// Tells observers of the objects whose derived side changed: `target`'s inverse of `relationship`.
+    private func noteInverseChange(_ target: ManagedObject?, _ relationship: RelationshipDescription) {
+        guard let target, let inverseName = relationship.inverseName,
+              let inverse = target.entity.relationship(named: inverseName), inverse.kind.isToMany else { return }
+        noteToManyChange(target, relationship: inverse.index)
+    }
+
+    // MARK: To-one
+
+    /// Points a to-one at `target`; for a one-to-one, the partners' foreign keys follow.
+    func setToOne(_ object: ManagedObject, _ relationship: RelationshipDescription, _ target: ManagedObject?) {
+        guard case .foreignKey(let slot, let positionSlot) = relationship.storage else { return }
+        let newValue: SQLValue = target.map { .integer(reference(to: $0)) } ?? .null
+        guard !SQLValue.identical(object.storage[slot], newValue) else { return }
+        let old = toOneObject(of: object, relationship: relationship.index)
+        var position: SQLValue = .null
+        if positionSlot != nil, let target, let inverseName = relationship.inverseName,
+           let inverse = target.entity.relationship(named: inverseName) {
+            // Appended at the end of the target's ordered list.
+            position = .integer(Int64(toManyContents(of: target, relationship: inverse.index)?.references.count ?? 0))
+        }
+        object.setStoredValue(newValue, at: slot)
+        if let positionSlot { object.setStoredValue(position, at: positionSlot) }
+        if let target {
+            if object.related == nil { object.related = RelatedObjects() }
+            object.related?.toOne[relationship.index] = (reference(to: target), target)
+        } else {
+            object.related?.toOne[relationship.index] = nil
+        }
+        graphGeneration &+= 1
+        if let inverseName = relationship.inverseName, let destination = destination(of: relationship),
+           let inverse = destination.relationship(named: inverseName), case .foreignKey(let inverseSlot, _) = inverse.storage {
+            keepOneToOne(object, old: old, target: target, inverseSlot: inverseSlot, relationship: relationship, inverse: inverse)
+        }
+        noteInverseChange(old, relationship)
+        noteInverseChange(target, relationship)
+    }
+
+    /// A one-to-one's other side: the old partner lets go, the new partner's old partner too.
+    private func keepOneToOne(_ object: ManagedObject, old: ManagedObject?, target: ManagedObject?, inverseSlot: Int,
+                              relationship: RelationshipDescription, inverse: RelationshipDescription) {
+        let objectReference = SQLValue.integer(reference(to: object))
+        if let old, old !== target, SQLValue.identical(old.storage[inverseSlot], objectReference) {
+            old.setStoredValue(.null, at: inverseSlot)
+            old.related?.toOne[inverse.index] = nil
+        }
+        guard let target else { return }
+        if let previous = toOneObject(of: target, relationship: inverse.index), previous !== object,
+           case .foreignKey(let slot, _) = relationship.storage {
+            previous.setStoredValue(.null, at: slot)
+            previous.related?.toOne[relationship.index] = nil
+        }
+        target.setStoredValue(objectReference, at: inverseSlot)
+        if target.related == nil { target.related = RelatedObjects() }
+        target.related?.toOne[inverse.index] = (reference(to: object), object)
+    }
+
+    // MARK: To-many
+
+    /// Sets a to-many whose inverse is a to-one: each child's foreign key (and position) changes.
+    private func setChildren(of owner: ManagedObject, _ relationship: RelationshipDescription, inverse: Int,
+                             positionSlot: Int?, to children: [ManagedObject]) {
+        guard let destination = destination(of: relationship), inverse < destination.relationships.count else { return }
+        let inverseRelationship = destination.relationships[inverse]
+        let keep = Set(children.map(ObjectIdentifier.init))
+        for child in toManyObjects(of: owner, relationship: relationship.index) where !keep.contains(ObjectIdentifier(child)) {
+            setToOne(child, inverseRelationship, nil)
+        }
+        for (position, child) in children.enumerated() {
+            setToOne(child, inverseRelationship, owner)
+            if let positionSlot { child.setStoredValue(.integer(Int64(position)), at: positionSlot) }
+        }
+        graphGeneration &+= 1
+    }
+
+    /// Sets the owning side of a join table: the list changes here, the other side follows.
+    func setOwnedList(of owner: ManagedObject, _ relationship: RelationshipDescription, to objects: [ManagedObject]) {
+        guard let contents = toManyContents(of: owner, relationship: relationship.index) else { return }
+        let references = objects.map(reference(to:))
+        let unchanged = relationship.kind == .orderedToMany ? references == contents.references
+            : Set(references) == Set(contents.references)
+        guard !unchanged else { return }
+        let before = Set(contents.references)
+        let after = Set(references)
+        if contents.committed == nil { contents.committed = contents.references }
+        contents.references = references
+        contents.objects = objects
+        markChanged(owner)
+        graphGeneration &+= 1
+        noteToManyChange(owner, relationship: relationship.index)
+        for object in objects where !before.contains(reference(to: object)) { noteInverseChange(object, relationship) }
+        if let destination = destination(of: relationship) {
+            let gone = Array(before.subtracting(after))
+            for object in resolve(gone.filter { $0 < 0 || registered[ObjectIdentifier(destination)]?.byKey[$0] != nil }, in: destination) {
+                noteInverseChange(object, relationship)
+            }
+        }
+    }
+
+    /// Sets the derived side of a join table: each added or removed owner's list changes.
+    private func setOwners(of object: ManagedObject, _ relationship: RelationshipDescription, to owners: [ManagedObject]) {
+        guard let ownerEntity = destination(of: relationship), let inverseName = relationship.inverseName,
+              let inverse = ownerEntity.relationship(named: inverseName) else { return }
+        let current = toManyObjects(of: object, relationship: relationship.index)
+        let keep = Set(owners.map(ObjectIdentifier.init))
+        let had = Set(current.map(ObjectIdentifier.init))
+        for owner in current where !keep.contains(ObjectIdentifier(owner)) {
+            setOwnedList(of: owner, inverse, to: toManyObjects(of: owner, relationship: inverse.index).filter { $0 !== object })
+        }
+        for owner in owners where !had.contains(ObjectIdentifier(owner)) {
+            setOwnedList(of: owner, inverse, to: toManyObjects(of: owner, relationship: inverse.index) + [object])
+        }
+    }
+}

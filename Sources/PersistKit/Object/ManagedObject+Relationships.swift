@@ -1,0 +1,67 @@
+extension ManagedObject {
+    /// The object a to-one holds (nil when none, or when the object has no context).
+    @usableFromInline
+    final func relatedObject(at index: Int) -> ManagedObject? {
+        managedObjectContext?.toOneObject(of: self, relationship: index)
+    }
+
+    /// The objects a to-many holds, in order for an ordered one.
+    @usableFromInline
+    final func relatedObjects(at index: Int) -> [ManagedObject] {
+        managedObjectContext?.toManyObjects(of: self, relationship: index) ?? []
+    }
+
+    /// Sets a relationship (at most one object for a to-one); the context keeps the inverse.
+    /// An assignment the context refuses leaves the graph unchanged and fails the next save.
+    @usableFromInline
+    final func setRelatedObjects(_ objects: [ManagedObject], at index: Int) {
+        guard let context = managedObjectContext else {
+            guard index < entity.relationships.count else { return }
+            if related == nil { related = RelatedObjects() }
+            related?.problems[index] = "\(entity.name).\(entity.relationships[index].name) was set on an object that is in no context"
+            return
+        }
+        context.setRelationship(of: self, relationship: index, to: objects)
+    }
+
+    /// The objects a relationship holds, by name, for objects of any entity (including
+    /// entities loaded from a model document, which have no class).
+    ///
+    /// ```swift
+    /// let tasks = try project.relatedObjects(forKey: "tasks")
+    /// ```
+    /// - Throws: ``PersistError`` `.unknownKey` when the entity has no such relationship.
+    public func relatedObjects(forKey key: String) throws -> [ManagedObject] {
+        guard let relationship = entity.relationship(named: key) else {
+            throw PersistError(.unknownKey, "\(entity.name) has no relationship named \(key)",
+                               entity: entity.name, attribute: key, objectIDs: [objectID])
+        }
+        if relationship.kind == .toOne { return relatedObject(at: relationship.index).map { [$0] } ?? [] }
+        return relatedObjects(at: relationship.index)
+    }
+
+    /// Sets a relationship by name (at most one object for a to-one), keeping its inverse.
+    ///
+    /// ```swift
+    /// try task.setRelatedObjects([home], forKey: "project")
+    /// ```
+    /// - Throws: ``PersistError`` `.unknownKey` for an unknown relationship, `.invalidRequest` for
+    ///   several objects given to a to-one or an object of another entity. Other misuse (an
+    ///   object of another context, a deleted one) fails the next save, as with the properties.
+    public func setRelatedObjects(_ objects: [ManagedObject], forKey key: String) throws {
+        guard let relationship = entity.relationship(named: key) else {
+            throw PersistError(.unknownKey, "\(entity.name) has no relationship named \(key)",
+                               entity: entity.name, attribute: key, objectIDs: [objectID])
+        }
+        if relationship.kind == .toOne && objects.count > 1 {
+            throw PersistError(.invalidRequest, "\(entity.name).\(key) is a to-one: it cannot hold \(objects.count) objects",
+                               entity: entity.name, attribute: key, objectIDs: [objectID])
+        }
+        if let stranger = objects.first(where: { $0.entity.name != relationship.destinationEntityName }) {
+            throw PersistError(.invalidRequest,
+                "\(entity.name).\(key) holds \(relationship.destinationEntityName) objects, not \(stranger.entity.name)",
+                entity: entity.name, attribute: key, objectIDs: [objectID, stranger.objectID])
+        }
+        setRelatedObjects(objects, at: relationship.index)
+    }
+}

@@ -1,0 +1,39 @@
+/// What an object holds of its relationships beyond its storage slots: loaded to-many lists,
+/// the objects its to-ones were resolved to, and assignments that were refused.
+///
+/// Made only when a relationship is first read or set, so a fetched object that is never
+/// navigated costs nothing more.
+final class RelatedObjects {
+    /// The object a to-one's reference was last resolved to, kept alive with the source (as
+    /// Core Data's fulfilled faults are); valid while the reference is unchanged.
+    var toOne: [Int: (reference: Int64, object: ManagedObject)] = [:]
+    /// Loaded to-manys, by relationship index.
+    var toMany: [Int: ToManyContents] = [:]
+    /// Assignments refused (an object of another context, a deleted one...): reported by the
+    /// next save, cleared by the next assignment of the same relationship.
+    var problems: [Int: String] = [:]
+
+    /// Whether an owned to-many list differs from what was saved.
+    var hasChanges: Bool {
+        toMany.values.contains { $0.committed != nil && $0.committed != $0.references }
+    }
+}
+
+/// The contents of one loaded to-many: references to the related objects (their primary keys,
+/// or their temporary keys negated while they are unsaved), in order.
+final class ToManyContents {
+    var references: [Int64]
+    /// The owning side's list as saved, kept from its first change until save or rollback.
+    var committed: [Int64]?
+    /// For a side derived from the other one: the context's graph generation it was computed
+    /// at (a newer generation means it must be computed again).
+    var generation: Int
+    /// The objects, when they were materialized (reads and prefetching keep them alive).
+    var objects: [ManagedObject]?
+
+    init(references: [Int64], generation: Int, objects: [ManagedObject]? = nil) {
+        self.references = references
+        self.generation = generation
+        self.objects = objects
+    }
+}

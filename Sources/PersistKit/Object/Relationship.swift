@@ -1,0 +1,110 @@
+/// Declares a relationship of a ``ManagedObject`` subclass: a to-one (`Project?`), a to-many
+/// (`Set<Tag>`) or an ordered to-many (`[Step]`).
+///
+/// ```swift
+/// final class TaskItem: ManagedObject {
+///     @Attribute var name: String
+///     @Relationship(inverse: \Project.tasks) var project: Project?
+///     @Relationship(inverse: \Tag.tasks) var tags: Set<Tag>
+/// }
+/// final class Project: ManagedObject {
+///     @Attribute(.unique) var name: String
+///     @Relationship(deleteRule: .cascade) var tasks: Set<TaskItem>   // inverse: TaskItem.project
+/// }
+/// task.project = home          // home.tasks now contains task, at once
+/// ```
+///
+/// Name the inverse on one side (`inverse:`); the other side finds it. A relationship without
+/// an inverse must say so: `@Relationship(inverse: .none)`. Reading a relationship of a fetched
+/// object loads it then (a fault); ``FetchRequest/relationshipKeyPathsForPrefetching`` loads it
+/// for every fetched object in one query.
+@propertyWrapper
+public struct Relationship<Value: RelationshipValue> {
+    let inverse: RelationshipDeclaration.Inverse
+    let deleteRule: DeleteRule
+    let minimumCount: Int?
+    let maximumCount: Int?
+    /// Set on the entity's probe object only, to find which wrapper a storage key path names.
+    var probeMark = false
+
+    /// A relationship whose inverse is named on the other side.
+    ///
+    /// - Parameters:
+    ///   - deleteRule: What deleting this object does to the related ones (`.nullify` by default).
+    ///   - minimumCount: The fewest related objects allowed at save (1 makes a to-one required).
+    ///   - maximumCount: The most related objects allowed at save.
+    public init(deleteRule: DeleteRule = .nullify, minimumCount: Int? = nil, maximumCount: Int? = nil) {
+        inverse = .unspecified
+        self.deleteRule = deleteRule
+        self.minimumCount = minimumCount
+        self.maximumCount = maximumCount
+    }
+
+    /// A relationship with its inverse: `@Relationship(inverse: \Project.tasks) var project: Project?`.
+    public init<Inverse: RelationshipValue>(inverse: KeyPath<Value.Destination, Inverse>, deleteRule: DeleteRule = .nullify,
+                                            minimumCount: Int? = nil, maximumCount: Int? = nil) {
+        self.inverse = .keyPath(inverse)
+        self.deleteRule = deleteRule
+        self.minimumCount = minimumCount
+        self.maximumCount = maximumCount
+    }
+
+    /// A one-way relationship: `@Relationship(inverse: .none) var owner: Person?`.
+    public init(inverse: RelationshipInverse, deleteRule: DeleteRule = .nullify, minimumCount: Int? = nil,
+                maximumCount: Int? = nil) {
+        self.inverse = .none
+        self.deleteRule = deleteRule
+        self.minimumCount = minimumCount
+        self.maximumCount = maximumCount
+    }
+
+    /// Relationships live in their object's context; this accessor is never used.
+    @available(*, unavailable, message: "@Relationship can only be used in ManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { Value.relationshipValue([]) }
+        // swiftlint:disable:next unused_setter_value
+        set { _ = newValue }
+    }
+
+    /// Reads and writes the relationship through the object's context, which keeps the inverse.
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Relationship<Value>>
+    ) -> Value {
+        get {
+            let index = object.entity.relationshipIndex(for: storageKeyPath)
+            if object.isProbe {
+                object.probedRelationship = index
+                return Value.relationshipValue([])
+            }
+            guard index >= 0 else { return Value.relationshipValue([]) }
+            if Value.relationshipKind == .toOne {
+                return Value.relationshipValue(object.relatedObject(at: index).map { [$0] } ?? [])
+            }
+            return Value.relationshipValue(object.relatedObjects(at: index))
+        }
+        set {
+            let index = object.entity.relationshipIndex(for: storageKeyPath)
+            guard index >= 0, !object.isProbe else { return }
+            object.setRelatedObjects(newValue.relatedObjects, at: index)
+        }
+    }
+}
+
+/// What the model needs to know of a `@Relationship` found by reflection.
+protocol RelationshipWrapper {
+    static var destinationClass: ManagedObject.Type { get }
+    static var kind: RelationshipKind { get }
+    var probeMark: Bool { get set }
+    func declaration(named name: String) -> RelationshipDeclaration
+}
+
+extension Relationship: RelationshipWrapper {
+    static var destinationClass: ManagedObject.Type { Value.Destination.self }
+    static var kind: RelationshipKind { Value.relationshipKind }
+    func declaration(named name: String) -> RelationshipDeclaration {
+        RelationshipDeclaration(name: name, destination: .objectClass(Value.Destination.self), kind: Value.relationshipKind,
+                                inverse: inverse, deleteRule: deleteRule, minimumCount: minimumCount, maximumCount: maximumCount)
+    }
+}
