@@ -87,7 +87,8 @@ extension ManagedObjectContext {
         guard case .foreignKey(let slot, let positionSlot) = relationship.storage else { return }
         let newValue: SQLValue = target.map { .integer(reference(to: $0)) } ?? .null
         guard !SQLValue.identical(object.storage[slot], newValue) else { return }
-        let old = toOneObject(of: object, relationship: relationship.index)
+        // The old partner even when it is deleted: a one-to-one's other side must let go too.
+        let old = storedToOneObject(of: object, slot: slot, relationship)
         var position: SQLValue = .null
         if positionSlot != nil, let target, let inverseName = relationship.inverseName,
            let inverse = target.entity.relationship(named: inverseName) {
@@ -109,6 +110,11 @@ extension ManagedObjectContext {
         }
         noteInverseChange(old, relationship)
         noteInverseChange(target, relationship)
+    }
+
+    private func storedToOneObject(of object: ManagedObject, slot: Int, _ relationship: RelationshipDescription) -> ManagedObject? {
+        guard case .integer(let reference) = object.storage[slot], let entity = destination(of: relationship) else { return nil }
+        return resolve(reference, in: entity)
     }
 
     /// A one-to-one's other side: the old partner lets go, the new partner's old partner too.

@@ -129,7 +129,11 @@ extension ManagedObjectContext {
             for object in pending.inserts + pending.updates { makeReferencesPermanent(object, permanentKeys) }
             graphGeneration &+= 1
         }
-        for object in changed.values where !object.deletedFlag { object.committedStorage = nil }
+        for object in changed.values where !object.deletedFlag {
+            object.committedStorage = nil
+            // Lists changed and changed back were not written, but are saved state now too.
+            if let related = object.related { for contents in related.toMany.values { contents.committed = nil } }
+        }
         changed.removeAll()
         for object in pending.deletes {
             registered[ObjectIdentifier(object.entity)]?.byKey[object.objectID.key] = nil
@@ -162,6 +166,7 @@ extension ManagedObjectContext {
         var keysByEntity: [ObjectIdentifier: (EntityDescription, [Int64])] = [:]
         for object in changed.values where !object.deletedFlag && !object.isChangedSinceRead && object.encodingProblems == nil {
             object.committedStorage = nil
+            if let related = object.related { for contents in related.toMany.values { contents.committed = nil } }
             changed[ObjectIdentifier(object)] = nil
             object.version = -1
             keysByEntity[ObjectIdentifier(object.entity), default: (object.entity, [])].1.append(object.objectID.key)
