@@ -10,7 +10,13 @@ final class Note: ManagedObject {
     @Attribute var body: String?               // optional
     @Attribute var isPinned = false            // default false
     @Attribute var created = Date.distantPast
+    @Relationship(inverse: \Folder.notes) var folder: Folder?   // to-one; its inverse is a to-many
     override func awakeFromInsert() { created = Date() }   // each new note's own moment
+}
+
+final class Folder: ManagedObject {
+    @Attribute(.unique) var name: String
+    @Relationship(deleteRule: .cascade) var notes: Set<Note>    // deleting a folder deletes its notes
 }
 
 final class ReadmeTourTests: XCTestCase {
@@ -18,13 +24,17 @@ final class ReadmeTourTests: XCTestCase {
         let directory = TemporaryDirectory()
         let url = directory.file("notes.sqlite")
 
-        let model = try ManagedObjectModel(entities: [Note.self])
+        let model = try ManagedObjectModel(entities: [Note.self, Folder.self])
         let container = try PersistentContainer(model: model, store: .sqlite(url))   // or .inMemory
         let context = container.newContext()
 
         let note = Note(context: context)              // inserted, temporary ObjectID
         note.title = "Buy milk"
-        try context.save()                             // one transaction; the ObjectID is now permanent
+        let inbox = Folder(context: context)
+        inbox.name = "Inbox"
+        note.folder = inbox                            // inbox.notes holds note now, before any save
+        XCTAssertEqual(inbox.notes, [note])
+        try context.save()                             // one transaction; the ObjectIDs are now permanent
 
         let request = FetchRequest<Note>(
             predicate: \.isPinned == false && .contains(\.title, "MILK", options: .caseInsensitive),
