@@ -228,7 +228,7 @@ extension ManagedObjectContext {
 
     /// What is wrong with an object's values: a required one missing, a NaN, one that could not
     /// be encoded, one that breaks its attribute's declared rules; each with its key.
-    private func valueProblems(of object: ManagedObject) -> [(key: String, problem: String)] {
+    func valueProblems(of object: ManagedObject) -> [(key: String, problem: String)] {
         let entity = object.entity
         let storage = object.storage
         var problems: [(key: String, problem: String)] = []

@@ -42,12 +42,14 @@ extension SQLiteStore {
             }
             nextKeys[ObjectIdentifier(run.entity)] = (run.entity, nextKey)
         }
-        for (entity, next) in nextKeys.values {
-            try connection.singleInt(
-                "INSERT OR REPLACE INTO \(SQLName.quote(SQLiteStore.metadataTable)) (key, value) VALUES (?, ?)",
-                [.text(SchemaSQL.highWaterKey(for: entity)), .text(String(next - 1))])
-        }
+        for (entity, next) in nextKeys.values { try recordHighWaterMark(entity, next - 1, connection) }
         return assigned
+    }
+
+    /// Remembers the largest key an entity was given (keys are never reused).
+    func recordHighWaterMark(_ entity: EntityDescription, _ key: Int64, _ connection: SQLiteConnection) throws {
+        try connection.singleInt("INSERT OR REPLACE INTO \(SQLName.quote(SQLiteStore.metadataTable)) (key, value) VALUES (?, ?)",
+                                 [.text(SchemaSQL.highWaterKey(for: entity)), .text(String(key))])
     }
 
     private func insertRows(_ runs: [StoreWritePlan.InsertRun], _ assigned: AssignedKeys, _ connection: SQLiteConnection,
@@ -199,7 +201,7 @@ extension SQLiteStore {
     /// The first primary key a save may give: above every key the entity ever had (the
     /// high-water mark, which deletions do not lower) and every row present. Read inside the
     /// save's write transaction, so other processes cannot take the same keys.
-    private func firstFreeKey(_ entity: EntityDescription, _ connection: SQLiteConnection) throws -> Int64 {
+    func firstFreeKey(_ entity: EntityDescription, _ connection: SQLiteConnection) throws -> Int64 {
         let highWater = try connection.singleText(
             "SELECT value FROM \(SQLName.quote(SQLiteStore.metadataTable)) WHERE key = ?",
             [.text(SchemaSQL.highWaterKey(for: entity))]).flatMap { Int64($0) } ?? 0

@@ -1,0 +1,35 @@
+/// Deletes every object a predicate matches (or the objects with given IDs) in SQL, without
+/// making managed objects, keeping the relationships' delete rules.
+///
+/// ```swift
+/// let request = BatchDeleteRequest<Contact>(predicate: \.bucket == 3)
+/// let gone = try context.execute(request).objectIDs     // cascaded objects included
+/// ```
+///
+/// `.cascade` deletes related rows too, to any depth; `.nullify` sets references to the deleted
+/// rows to nil; `.deny` refuses the whole request with `.validation` naming the objects still
+/// held, and nothing is deleted. Every context of the container merges the deletions at its next
+/// `processPendingChanges()`: its objects report `isDeleted`, its controllers drop their rows.
+public struct BatchDeleteRequest<Result: ManagedObject> {
+    enum Target {
+        case predicate(FetchPredicate<Result>?)
+        case objectIDs([ObjectID])
+    }
+
+    /// The entity's name, when it is not found from `Result`.
+    public var entityName: String?
+    let target: Target
+
+    /// A request deleting every object `predicate` matches (all of them when nil).
+    public init(entityName: String? = nil, predicate: FetchPredicate<Result>? = nil) {
+        self.entityName = entityName
+        target = .predicate(predicate)
+    }
+
+    /// A request deleting the saved objects with these IDs (IDs of objects already gone are
+    /// skipped).
+    public init(entityName: String? = nil, objectIDs: [ObjectID]) {
+        self.entityName = entityName
+        target = .objectIDs(objectIDs)
+    }
+}

@@ -1,0 +1,95 @@
+/// The delete rules of a batch delete, run in SQL inside its transaction: which rows go
+/// (cascades, to any depth; cycles end), which a `.deny` forbids, which references become NULL.
+enum BatchDeletion {
+    /// The rows to delete, by entity name: the requested ones and every row they cascade to.
+    static func closure(of entity: EntityDescription, keys: [Int64], model: ManagedObjectModel,
+                        _ connection: SQLiteConnection) throws -> [String: Set<Int64>] {
+        var doomed: [String: Set<Int64>] = [entity.name: Set(keys)]
+        var work: [(EntityDescription, [Int64])] = [(entity, keys)]
+        while let (current, rows) = work.popLast() {
+            for relationship in current.relationships where relationship.deleteRule == .cascade {
+                guard let destination = model.entity(named: relationship.destinationEntityName) else { continue }
+                let targets = try links(of: relationship, from: current, rows: rows, model: model, connection).map(\.target)
+                var fresh: [Int64] = []
+                for target in targets where doomed[destination.name, default: []].insert(target).inserted { fresh.append(target) }
+                if !fresh.isEmpty { work.append((destination, fresh)) }
+            }
+        }
+        return doomed
+    }
+
+    /// Refuses the deletion when a `.deny` relationship of a row to delete holds a row that stays.
+    static func checkDenials(_ doomed: [String: Set<Int64>], model: ManagedObjectModel, _ connection: SQLiteConnection,
+                             storeIdentifier: String) throws {
+        var problems: [String] = []
+        var offenders: [ObjectID] = []
+        for (name, rows) in doomed.sorted(by: { $0.key < $1.key }) {
+            guard let entity = model.entity(named: name) else { continue }
+            for relationship in entity.relationships where relationship.deleteRule == .deny {
+                let held = try links(of: relationship, from: entity, rows: Array(rows), model: model, connection)
+                    .filter { !(doomed[relationship.destinationEntityName]?.contains($0.target) ?? false) }
+                for source in Set(held.map(\.source)).sorted() {
+                    offenders.append(ObjectID(entityName: name, storeIdentifier: storeIdentifier, key: source, isTemporary: false))
+                    problems.append("\(name) \(source) cannot be deleted: its relationship \(relationship.name) (delete rule deny) still holds "
+                                    + "\(relationship.destinationEntityName) " + held.filter { $0.source == source }.map { String($0.target) }.joined(separator: ", "))
+                }
+            }
+        }
+        guard !problems.isEmpty else { return }
+        throw PersistError(.validation, problems.count == 1 ? "Cannot delete: " + problems[0]
+                               : "Cannot delete: \(problems.count) objects are held by deny relationships; nothing was deleted",
+                           entity: offenders.first?.entityName, objectIDs: offenders, problems: problems)
+    }
+
+    /// Sets every to-one (of any entity) that refers to a row to delete to NULL, bumping the
+    /// row's version; returns the rows changed, by entity name.
+    static func nullify(_ doomed: [String: Set<Int64>], model: ManagedObjectModel,
+                        _ connection: SQLiteConnection) throws -> [String: [Int64]] {
+        var updated: [String: [Int64]] = [:]
+        for entity in model.entities {
+            for relationship in entity.relationships {
+                guard case .foreignKey(let slot, let positionSlot) = relationship.storage,
+                      let targets = doomed[relationship.destinationEntityName], !targets.isEmpty else { continue }
+                let column = SQLName.quote(entity.columns[slot].name)
+                var sets = ["\(column) = NULL", "\(SQLName.quote(SchemaSQL.version)) = \(SQLName.quote(SchemaSQL.version)) + 1"]
+                if let positionSlot { sets.append("\(SQLName.quote(entity.columns[positionSlot].name)) = NULL") }
+                let statement = try connection.prepare("UPDATE \(SQLName.quote(entity.name)) SET " + sets.joined(separator: ", ")
+                    + " WHERE \(column) IN (SELECT value FROM json_each(?)) AND \(SQLName.quote(SchemaSQL.primaryKey)) NOT IN "
+                    + "(SELECT value FROM json_each(?)) RETURNING \(SQLName.quote(SchemaSQL.primaryKey))")
+                try statement.bind([SQLiteStore.jsonArray(targets.sorted()),
+                                    SQLiteStore.jsonArray((doomed[entity.name] ?? []).sorted())])
+                while try statement.step() { updated[entity.name, default: []].append(statement.int64(at: 0)) }
+            }
+        }
+        return updated
+    }
+
+    /// The links a relationship holds from `rows` of `entity`: (source row, destination row).
+    static func links(of relationship: RelationshipDescription, from entity: EntityDescription, rows: [Int64],
+                      model: ManagedObjectModel, _ connection: SQLiteConnection) throws -> [(source: Int64, target: Int64)] {
+        guard !rows.isEmpty else { return [] }
+        let primaryKey = SQLName.quote(SchemaSQL.primaryKey)
+        let sql: String
+        switch relationship.storage {
+        case .unresolved:
+            return []
+        case .foreignKey(let slot, _):
+            let column = SQLName.quote(entity.columns[slot].name)
+            sql = "SELECT \(primaryKey), \(column) FROM \(SQLName.quote(entity.name)) WHERE \(primaryKey) IN (SELECT value FROM json_each(?)) "
+                + "AND \(column) IS NOT NULL"
+        case .inverseForeignKey(_, let slot, _):
+            guard let destination = model.entity(named: relationship.destinationEntityName) else { return [] }
+            let column = SQLName.quote(destination.columns[slot].name)
+            sql = "SELECT \(column), \(primaryKey) FROM \(SQLName.quote(destination.name)) WHERE \(column) IN (SELECT value FROM json_each(?))"
+        case .joinTable(let table, let isOwner):
+            let owner = SQLName.quote(JoinTable.ownerColumn), destination = SQLName.quote(JoinTable.destinationColumn)
+            let (from, to) = isOwner ? (owner, destination) : (destination, owner)
+            sql = "SELECT \(from), \(to) FROM \(SQLName.quote(table.name)) WHERE \(from) IN (SELECT value FROM json_each(?))"
+        }
+        let statement = try connection.prepare(sql)
+        try statement.bind([SQLiteStore.jsonArray(rows)])
+        var result: [(Int64, Int64)] = []
+        while try statement.step() { result.append((statement.int64(at: 0), statement.int64(at: 1))) }
+        return result
+    }
+}
