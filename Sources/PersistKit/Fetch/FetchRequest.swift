@@ -23,6 +23,8 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// Whether the fetch sees the context's unsaved changes (true by default): inserted objects
     /// that match appear, changed objects are re-evaluated, deleted objects are gone.
     public var includesPendingChanges = true
+    /// How many objects ``ManagedObjectContext/fetchBatched(_:)`` makes at a time (0: 500).
+    public var fetchBatchSize: Int = 0
 
     /// A request for objects of `Result`'s entity.
     public init(predicate: FetchPredicate<Result>? = nil, sortBy sortDescriptors: [FetchSortDescriptor<Result>] = []) {

@@ -33,6 +33,19 @@ extension SQLiteStore {
         }
     }
 
+    /// The primary keys of the rows a query matches, in its order.
+    func keys(_ query: StoreQuery, limit: Int, offset: Int) throws -> [Int64] {
+        let sql = query.keysSQL(limit: limit, offset: offset)
+        return try withConnection { connection in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind(query.bindings)
+            var keys: [Int64] = []
+            while try statement.step() { keys.append(statement.int64(at: 0)) }
+            return keys
+        }
+    }
+
     /// How many rows match the query, not counting the rows whose keys are in `excludedKeys`.
     func count(_ query: StoreQuery, excludingKeys excludedKeys: [Int64]) throws -> Int {
         let sql = query.countSQL(excludingKeys: !excludedKeys.isEmpty)

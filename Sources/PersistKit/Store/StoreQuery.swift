@@ -31,6 +31,14 @@ struct StoreQuery {
         return sql
     }
 
+    /// The same `SELECT` as ``selectSQL(limit:offset:)``, of the primary keys only.
+    func keysSQL(limit: Int, offset: Int) -> String {
+        let full = selectSQL(limit: limit, offset: offset)
+        let from = " FROM " + SQLName.quote(entity.name)
+        guard let range = full.range(of: from) else { return full }
+        return "SELECT " + SQLName.quote(entity.name) + "." + SQLName.quote(SchemaSQL.primaryKey) + full[range.lowerBound...]
+    }
+
     /// `SELECT count(*)` of the matching rows, less those whose keys are in a JSON array bound last.
     func countSQL(excludingKeys: Bool) -> String {
         var sql = "SELECT count(*) FROM " + SQLName.quote(entity.name)
