@@ -450,6 +450,28 @@ final class UpsertTests: XCTestCase {
         XCTAssertTrue(desks.last?.person === person)
     }
 
+    func testMergedInsertsOneToOnesStayOneToOne() throws {
+        let context = trumpContext()
+        var desks: [UPDesk] = []
+        var people: [UPPerson] = []
+        for number in 1...2 {
+            let person = UPPerson(context: context)
+            person.first = "Ann"; person.last = "Lee"
+            let desk = UPDesk(context: context)
+            desk.number = number
+            person.desk = desk
+            desks.append(desk)
+            people.append(person)
+        }
+        try context.save()
+        XCTAssertTrue(people[1].desk === desks[1])
+        XCTAssertTrue(desks[1].person === people[1])
+        XCTAssertNil(desks[0].person, "the merged insert's desk let go")
+        let check = try freshContext()
+        XCTAssertEqual(try check.fetch(FetchRequest<UPPerson>()).map { $0.desk?.number }, [2])
+        XCTAssertEqual(try check.fetch(FetchRequest<UPDesk>(sortBy: [FetchSortDescriptor(\.number)])).map { $0.person == nil }, [true, false])
+    }
+
     // MARK: Objects changed in the same save
 
     func testInsertTakingTheNewValuesOfAnUpdatedObjectUpdatesIt() throws {

@@ -46,7 +46,7 @@ extension SQLiteStore {
         for run in runs {
             var nextKey = try nextKeys[ObjectIdentifier(run.entity)]?.next ?? firstFreeKey(run.entity, connection)
             for temporaryKey in run.temporaryKeys {
-                if let target = targets[assigned.keys.count] {
+                if !targets.isEmpty, let target = targets[assigned.keys.count] {
                     assigned.appending.insert(temporaryKey)
                     assigned.keys.append(target)
                 } else {
@@ -77,7 +77,7 @@ extension SQLiteStore {
             let first = position
             let references = entity.foreignKeySlots
             for storage in run.rows {
-                if let target = assigned.targets[position] {
+                if !assigned.targets.isEmpty, let target = assigned.targets[position] {
                     merged[position] = try mergeRow(storage, into: target, of: entity, assigned, connection, &change)
                     position += 1
                     continue
