@@ -7,8 +7,8 @@ import XCTest
 /// already has updates that object (Core Data's `NSMergeByPropertyObjectTrumpMergePolicy`):
 /// the insert's values win, it takes the row's ID, relationships follow it to the row.
 ///
-/// Every test here fails on a PersistKit without upserts: there the save throws
-/// `.constraintViolation` (see UniquenessTests for `.error`, which still does).
+/// Every test that upserts fails on a PersistKit without upserts: there the save throws
+/// `.constraintViolation` (as `.error` still does: testErrorPolicyStillRefuses, UniquenessTests).
 final class UpsertTests: XCTestCase {
     private var directory: TemporaryDirectory!
     private var url: URL!
@@ -266,17 +266,7 @@ final class UpsertTests: XCTestCase {
         XCTAssertTrue(try check.fetch(FetchRequest<UPTask>()).allSatisfy { $0.project === project2 })
     }
 
-    func testTheInsertsToOneReplacesTheStoredOnes() throws {
-        let setup = container.newContext()
-        let home = UPProject(context: setup)
-        home.code = "H"
-        let task = UPTask(context: setup)
-        task.title = "t"
-        task.project = home
-        try setup.save()
-
-        // A task has no constraint; a project's to-one is its task list's inverse. Upsert a
-        // person instead: its desk is a to-one the insert leaves nil.
+    func testTheInsertsNilToOneReplacesTheStoredOne() throws {
         let people = container.newContext()
         let person = UPPerson(context: people)
         person.first = "Ann"; person.last = "Lee"
