@@ -354,9 +354,10 @@ final class UniquenessTests: XCTestCase {
 
     // MARK: Merge policy
 
-    /// `.objectTrump` decides conflicts between contexts (which values win); it does not turn
-    /// a collision into an upsert: the save is refused as under `.error`.
-    func testObjectTrumpStillRefusesACollision() {
+    /// `.objectTrump` turns an insert's collision into an upsert (UpsertTests has the rest);
+    /// an update's collision is still refused, and a stale object's values, unique ones
+    /// included, are still written over the store's.
+    func testObjectTrumpUpsertsInsertsAndStillRefusesUpdates() {
         forEachStore { container, kind in
             let one = container.newContext()
             let stored = Account(context: one)
@@ -367,16 +368,23 @@ final class UniquenessTests: XCTestCase {
             two.mergePolicy = .objectTrump
             let duplicate = Account(context: two)
             duplicate.email = "a@example.com"
-            expectViolation(try two.save(), "\(kind)") { error in
-                XCTAssertEqual(error.objectIDs, [duplicate.objectID, stored.objectID])
-            }
-            // And it still overwrites a stale object's values, unique ones included.
-            duplicate.email = "b@example.com"
             try two.save()
-            let mine = try XCTUnwrap(two.existingObject(with: stored.objectID) as? Account)
+            XCTAssertEqual(duplicate.objectID, stored.objectID, "\(kind): the insert updated the stored object")
+            XCTAssertEqual(try accountEmails(container), ["a@example.com"])
+
+            let other = Account(context: two)
+            other.email = "b@example.com"
+            try two.save()
+            other.email = "a@example.com"
+            expectViolation(try two.save(), "\(kind)") { error in
+                XCTAssertEqual(error.objectIDs, [other.objectID, stored.objectID])
+            }
+            other.email = "b@example.com"
+
+            one.processPendingChanges()
             stored.displayName = "changed in one"
             try one.save()
-            mine.email = "c@example.com"
+            duplicate.email = "c@example.com"   // two's object for the row, stale now
             try two.save()
             let check = try XCTUnwrap(container.newContext().existingObject(with: stored.objectID) as? Account)
             XCTAssertEqual(check.email, "c@example.com", "\(kind)")

@@ -35,10 +35,20 @@ public final class ObservationToken {
 }
 
 /// How a context resolves a conflict: an object it saves was changed or deleted by another
-/// context or process since it read it.
+/// context or process since it read it, or an object it inserts has the unique values of
+/// another.
 public enum MergePolicy: Sendable {
-    /// Throw a `.conflict` error listing the objects; nothing is written (the default).
+    /// Throw a `.conflict` error listing the objects; nothing is written (the default). An
+    /// insert breaking a uniqueness constraint throws `.constraintViolation`.
     case error
-    /// Write this context's changed attributes over the store's values.
+    /// Write this context's changed attributes over the store's values. An insert whose
+    /// unique values another object has updates that object instead (an upsert):
+    ///
+    /// ```swift
+    /// context.mergePolicy = .objectTrump
+    /// let tag = Tag(context: context)
+    /// tag.label = "urgent"          // a stored Tag "urgent" exists
+    /// try context.save()            // one row: the stored one, with the insert's values
+    /// ```
     case objectTrump
 }

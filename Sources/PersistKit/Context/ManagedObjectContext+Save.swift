@@ -9,7 +9,8 @@ extension ManagedObjectContext {
     /// - Throws: ``PersistError`` `.validation` (required value missing, NaN, a value that
     ///   could not be encoded, a value breaking its attribute's rules, an object's own
     ///   `validateForSave()`), `.constraintViolation` (uniqueness, checked against the save's
-    ///   other objects and the stored rows, naming both objects), `.conflict` (another
+    ///   other objects and the stored rows, naming both objects; under `.objectTrump` a
+    ///   colliding insert updates the stored object instead), `.conflict` (another
     ///   context or process changed or deleted an object since this context read it), or an
     ///   SQLite error.
     public func save() throws {
@@ -25,10 +26,15 @@ extension ManagedObjectContext {
         try validate(pending.inserts + pending.updates)
         if model.hasRelationships { try validateRelationships(pending) }
         try checkUniqueness(pending)
-        let insertedKeys = try store.write(writePlan(pending), origin: contextIdentity)
+        let upserts = try planUpserts(pending)
+        let result = try store.write(writePlan(pending, upserts), origin: contextIdentity)
         // Committed: only now does the context change. (Its own entry in the store's log is
         // skipped by origin; the merge position must not move past other contexts' saves.)
-        didSave(pending, insertedKeys: insertedKeys)
+        didSave(pending, upserts, result)
+        if let upserts, !result.merged.isEmpty || !upserts.merged.isEmpty {
+            absorbUpserts(upserts, result)
+            processPendingChanges()   // observers see merged inserts leave, at once
+        }
     }
 
     /// The objects a save writes, and those it must refuse.
@@ -54,10 +60,16 @@ extension ManagedObjectContext {
 
     /// What the store writes: every inserted object's values, every updated object's changed
     /// slots, every deleted object's key, each with the version it was read at.
-    private func writePlan(_ pending: PendingSave) -> StoreWritePlan {
+    private func writePlan(_ pending: PendingSave, _ upserts: UpsertPlanning?) -> StoreWritePlan {
         var plan = StoreWritePlan(checksVersions: mergePolicy == .error)
-        for (index, object) in pending.inserts.enumerated() {
-            plan.insert(object.storage, temporaryKey: object.objectID.key, of: object.entity, upTo: pending.inserts.count - index)
+        let inserts = upserts?.written ?? pending.inserts
+        for (index, object) in inserts.enumerated() {
+            plan.insert(object.storage, temporaryKey: object.objectID.key, of: object.entity, upTo: inserts.count - index)
+        }
+        if let upserts {
+            plan.upserts = upserts.upserts
+            plan.aliases = upserts.aliases
+            plan.pendingTargets = upserts.pendingTargets
         }
         plan.updates.reserveCapacity(pending.updates.count)
         for object in pending.updates {
@@ -102,8 +114,11 @@ extension ManagedObjectContext {
     }
 
     /// After the commit: inserted objects get their permanent IDs and are registered, changed
-    /// ones take their saved values as committed, deleted ones leave the context.
-    private func didSave(_ pending: PendingSave, insertedKeys: [Int64]) {
+    /// ones take their saved values as committed, deleted ones leave the context. Inserts that
+    /// upserted or merged into another are left to ``absorbUpserts(_:_:)``.
+    private func didSave(_ pending: PendingSave, _ upserts: UpsertPlanning?, _ result: StoreWriteResult) {
+        let insertedKeys = result.keys, written = upserts?.written ?? pending.inserts
+        let merges = !result.merged.isEmpty || upserts?.merged.isEmpty == false
         var objects: (entity: EntityDescription, registry: EntityObjects)?
         if let entity = pending.inserts.first?.entity {
             // Grown once, not rehashed step by step while 100,000 objects register.
@@ -112,10 +127,11 @@ extension ManagedObjectContext {
         }
         var permanentKeys: [Int64: Int64] = [:]
         if model.hasRelationships {
-            for (object, key) in zip(pending.inserts, insertedKeys) { permanentKeys[object.objectID.key] = key }
+            for (object, key) in zip(written, insertedKeys) { permanentKeys[object.objectID.key] = key }
+            for (object, winner) in upserts?.merged ?? [] { permanentKeys[object.objectID.key] = permanentKeys[winner.objectID.key] }
             insertedByTemporaryKey.removeAll()
         }
-        for (object, key) in zip(pending.inserts, insertedKeys) {
+        for (position, (object, key)) in zip(written, insertedKeys).enumerated() where !merges || result.merged[position] == nil {
             object.objectID = ObjectID(entityName: object.entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
             object.insertedFlag = false
             object.version = 1
@@ -126,7 +142,7 @@ extension ManagedObjectContext {
         insertedCount = 0
         for object in pending.updates { object.version += 1 }
         if model.hasRelationships {
-            for object in pending.inserts + pending.updates { makeReferencesPermanent(object, permanentKeys) }
+            for object in pending.inserts + pending.updates { makeReferencesPermanent(object, permanentKeys, deduplicating: merges) }
             graphGeneration &+= 1
         }
         for object in changed.values where !object.deletedFlag {
@@ -144,8 +160,8 @@ extension ManagedObjectContext {
     }
 
     /// After a save: references to objects it inserted become their primary keys; owned lists
-    /// become the saved state.
-    private func makeReferencesPermanent(_ object: ManagedObject, _ permanentKeys: [Int64: Int64]) {
+    /// become the saved state. After upserts, two references may have become one row's.
+    private func makeReferencesPermanent(_ object: ManagedObject, _ permanentKeys: [Int64: Int64], deduplicating: Bool) {
         for slot in object.entity.foreignKeySlots {
             if case .integer(let reference) = object.storage[slot], reference < 0, let key = permanentKeys[-reference] {
                 object.storage[slot] = .integer(key)
@@ -155,6 +171,10 @@ extension ManagedObjectContext {
         related.problems.removeAll()
         for contents in related.toMany.values {
             contents.references = contents.references.map { $0 < 0 ? permanentKeys[-$0] ?? $0 : $0 }
+            if deduplicating {
+                var seen = Set<Int64>()
+                contents.references = contents.references.filter { seen.insert($0).inserted }
+            }
             contents.committed = nil
         }
     }

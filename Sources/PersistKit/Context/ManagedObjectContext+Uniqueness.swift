@@ -8,6 +8,9 @@ extension ManagedObjectContext {
     /// values never collide, as in SQLite's unique indexes (which stay as the last defence:
     /// another process may write between this check and the save's transaction).
     ///
+    /// Under merge policy `.objectTrump` inserts are not checked: a colliding one updates the
+    /// object it collides with (an upsert, ``planUpserts(_:)``). Updated objects still are.
+    ///
     /// - Throws: ``PersistError`` `.constraintViolation` naming the entity, the keys and both
     ///   objects of every collision.
     func checkUniqueness(_ pending: PendingSave) throws {
@@ -60,7 +63,7 @@ extension ManagedObjectContext {
             last = (entity, found)
             return found
         }
-        for object in pending.inserts {
+        for object in mergePolicy == .objectTrump ? [] : pending.inserts {
             if let index = position(object.entity) { groups[index].inserts.append(object) }
         }
         for object in pending.updates {

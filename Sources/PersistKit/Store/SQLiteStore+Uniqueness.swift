@@ -10,16 +10,20 @@ extension SQLiteStore {
     /// per tuple, and an empty table costs one query.
     func forEachRow(of entity: EntityDescription, holding tuples: [SQLValue], at slots: [Int],
                     _ body: (Int64, UniquenessKey) -> Void) throws {
+        try withConnection { connection in try forEachRow(of: entity, holding: tuples, at: slots, connection, body) }
+    }
+
+    /// ``forEachRow(of:holding:at:_:)`` on a connection already held (inside a save).
+    func forEachRow(of entity: EntityDescription, holding tuples: [SQLValue], at slots: [Int],
+                    _ connection: SQLiteConnection, _ body: (Int64, UniquenessKey) -> Void) throws {
         let width = slots.count
         guard width > 0, tuples.count >= width else { return }
         let tupleCount = tuples.count / width
         // Keys are never reused, so the largest one bounds the row count from above.
-        let largestKey = try withConnection { connection in
-            try connection.singleInt("SELECT max(\(SQLName.quote(SchemaSQL.primaryKey))) FROM \(SQLName.quote(entity.name))") ?? 0
-        }
+        let largestKey = try connection.singleInt("SELECT max(\(SQLName.quote(SchemaSQL.primaryKey))) FROM \(SQLName.quote(entity.name))") ?? 0
         if largestKey == 0 { return }
         if largestKey <= Int64(tupleCount) * 3 {
-            try readRows(Self.holdersSQL(entity, slots: slots, rows: 0), bindings: [], width: width, body)
+            try readRows(Self.holdersSQL(entity, slots: slots, rows: 0), bindings: [], width: width, connection, body)
             return
         }
         let perQuery = max(1, Self.uniquenessBindLimit / width)
@@ -32,23 +36,22 @@ extension SQLiteStore {
             var bindings = Array(tuples[(start * width)..<((start + count) * width)])
             let last = bindings.suffix(width)
             for _ in count..<rows { bindings += last }
-            try readRows(Self.holdersSQL(entity, slots: slots, rows: rows), bindings: bindings, width: width) { key, values in
+            try readRows(Self.holdersSQL(entity, slots: slots, rows: rows), bindings: bindings, width: width, connection) { key, values in
                 if seen.insert(key).inserted { body(key, values) }
             }
         }
     }
 
-    private func readRows(_ sql: String, bindings: [SQLValue], width: Int, _ body: (Int64, UniquenessKey) -> Void) throws {
-        try withConnection { connection in
-            let statement = try connection.cachedStatement(sql)
-            defer { statement.reset() }
-            try statement.bind(bindings)
-            var values: [SQLValue] = []
-            while try statement.step() {
-                values.removeAll(keepingCapacity: true)
-                for column in 1...width { values.append(statement.value(at: Int32(column))) }
-                body(statement.int64(at: 0), UniquenessKey(values, from: 0, count: width))
-            }
+    private func readRows(_ sql: String, bindings: [SQLValue], width: Int, _ connection: SQLiteConnection,
+                          _ body: (Int64, UniquenessKey) -> Void) throws {
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(bindings)
+        var values: [SQLValue] = []
+        while try statement.step() {
+            values.removeAll(keepingCapacity: true)
+            for column in 1...width { values.append(statement.value(at: Int32(column))) }
+            body(statement.int64(at: 0), UniquenessKey(values, from: 0, count: width))
         }
     }
 

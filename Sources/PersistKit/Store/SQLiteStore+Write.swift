@@ -7,41 +7,57 @@ extension SQLiteStore {
     /// Inserted rows get primary keys above the entity's high-water mark; updates set only
     /// the changed columns; with ``StoreWritePlan/checksVersions`` a row changed or deleted
     /// since it was read fails the whole save with `.conflict`, listing every such object.
+    /// With ``StoreWritePlan/upserts``, an inserted row that collides with a stored one
+    /// updates it instead (see `upsertTargets`).
     ///
-    /// - Returns: the primary keys given to the inserted rows, in the plan's order.
-    func write(_ plan: StoreWritePlan, origin: Int) throws -> [Int64] {
-        var insertedKeys: [Int64] = []
+    /// - Returns: the primary keys given to the inserted rows, in the plan's order (for an
+    ///   upsert, the updated row's), and what the upserts changed.
+    func write(_ plan: StoreWritePlan, origin: Int) throws -> StoreWriteResult {
+        var result = StoreWriteResult()
         _ = try save(origin: origin) { connection in
             var change = StoreChange(sequence: 0, origin: origin)
+            // The rows that upserts update, found before this save's own writes change any.
+            let targets = try upsertTargets(plan, connection)
             // Keys first: rows may refer to objects inserted later in the same save.
-            let keys = try assignKeys(plan.inserts, connection)
+            let keys = try assignKeys(plan, targets, connection)
             // Deletes, then updates, then inserts: a unique value given up in a save (its row
             // deleted or changed) can be taken by another row of the same save.
             var conflicts = try deleteRows(plan, connection, &change)
             conflicts += try updateRows(plan, keys, connection, &change)
-            insertedKeys = try insertRows(plan.inserts, keys, connection, &change)
+            result.keys = try insertRows(plan.inserts, keys, connection, &change, merged: &result.merged)
             try writeLinks(plan.links, keys, connection)
+            if !keys.appending.isEmpty { result.unlinked = try unlinkOneToOnePartners(plan, keys, connection, &change) }
             if !conflicts.isEmpty { throw conflictError(conflicts) }
             return change
         }
-        return insertedKeys
+        return result
     }
 
     /// The primary keys the save's inserted rows get, in plan order, and which temporary key
     /// each replaces. Records each entity's new high-water mark.
-    private func assignKeys(_ runs: [StoreWritePlan.InsertRun], _ connection: SQLiteConnection) throws -> AssignedKeys {
+    /// An upserted row (in `targets`, by plan position) keeps the key of the row it updates.
+    private func assignKeys(_ plan: StoreWritePlan, _ targets: [Int: Int64], _ connection: SQLiteConnection) throws -> AssignedKeys {
+        let runs = plan.inserts
         var assigned = AssignedKeys()
         assigned.keys.reserveCapacity(runs.reduce(0) { $0 + $1.rows.count })
+        assigned.targets = targets
+        let byTemporaryKey = model.hasRelationships || !plan.aliases.isEmpty
         var nextKeys: [ObjectIdentifier: (entity: EntityDescription, next: Int64)] = [:]
         for run in runs {
             var nextKey = try nextKeys[ObjectIdentifier(run.entity)]?.next ?? firstFreeKey(run.entity, connection)
             for temporaryKey in run.temporaryKeys {
-                assigned.keys.append(nextKey)
-                if model.hasRelationships { assigned.byTemporaryKey[temporaryKey] = nextKey }
-                nextKey += 1
+                if !targets.isEmpty, let target = targets[assigned.keys.count] {
+                    assigned.appending.insert(temporaryKey)
+                    assigned.keys.append(target)
+                } else {
+                    assigned.keys.append(nextKey)
+                    nextKey += 1
+                }
+                if byTemporaryKey { assigned.byTemporaryKey[temporaryKey] = assigned.keys[assigned.keys.count - 1] }
             }
             nextKeys[ObjectIdentifier(run.entity)] = (run.entity, nextKey)
         }
+        assigned.alias(plan.aliases)
         for (entity, next) in nextKeys.values { try recordHighWaterMark(entity, next - 1, connection) }
         return assigned
     }
@@ -52,8 +68,10 @@ extension SQLiteStore {
                                  [.text(SchemaSQL.highWaterKey(for: entity)), .text(String(key))])
     }
 
+    /// Upserted rows (``AssignedKeys/targets``) update their row instead; `merged` gets each
+    /// one's plan position and the row's new version.
     private func insertRows(_ runs: [StoreWritePlan.InsertRun], _ assigned: AssignedKeys, _ connection: SQLiteConnection,
-                            _ change: inout StoreChange) throws -> [Int64] {
+                            _ change: inout StoreChange, merged: inout [Int: Int64]) throws -> [Int64] {
         var position = 0
         for run in runs {
             let entity = run.entity
@@ -61,6 +79,11 @@ extension SQLiteStore {
             let first = position
             let references = entity.foreignKeySlots
             for storage in run.rows {
+                if !assigned.targets.isEmpty, let target = assigned.targets[position] {
+                    merged[position] = try mergeRow(storage, into: target, of: entity, assigned, connection, &change)
+                    position += 1
+                    continue
+                }
                 // Every parameter is bound again below: a reset without clearing bindings.
                 statement.rewind()
                 statement.bind(assigned.keys[position], at: 1)
@@ -77,19 +100,28 @@ extension SQLiteStore {
                 try statement.run()
                 position += 1
             }
-            change.inserted[entity.name, default: []].append(contentsOf: assigned.keys[first..<position])
+            let inserted = assigned.keys[first..<position]
+            change.inserted[entity.name, default: []].append(contentsOf: assigned.targets.isEmpty ? Array(inserted)
+                : (first..<position).filter { assigned.targets[$0] == nil }.map { assigned.keys[$0] })
         }
         return assigned.keys
     }
 
     /// Adds and removes join-table rows; an ordered table's rows of a changed owner are
     /// written again with their positions.
+    /// An upserted or merged insert's links are added to its row's (``AssignedKeys/appending``),
+    /// after every other change.
     private func writeLinks(_ links: [StoreWritePlan.LinkChange], _ assigned: AssignedKeys,
                             _ connection: SQLiteConnection) throws {
-        for link in links {
+        let appended = assigned.appending.isEmpty ? [] : links.filter { $0.owner < 0 && assigned.appending.contains(-$0.owner) }
+        for link in appended.isEmpty ? links : links.filter({ !($0.owner < 0 && assigned.appending.contains(-$0.owner)) }) + appended {
             let table = SQLName.quote(link.table.name)
             let owner = SQLName.quote(JoinTable.ownerColumn), destination = SQLName.quote(JoinTable.destinationColumn)
             let ownerKey = try assigned.resolve(link.owner, entity: nil, slot: nil)
+            if let ordered = link.ordered, link.owner < 0, assigned.appending.contains(-link.owner) {
+                try appendLinks(ordered, table: link.table, owner: ownerKey, assigned, connection)
+                continue
+            }
             if let ordered = link.ordered {
                 try connection.singleInt("DELETE FROM \(table) WHERE \(owner) = ?", [.integer(ownerKey)])
                 let insert = try connection.cachedStatement("INSERT OR IGNORE INTO \(table) (\(owner), \(destination), "
@@ -121,6 +153,19 @@ extension SQLiteStore {
     struct AssignedKeys {
         var keys: [Int64] = []
         var byTemporaryKey: [Int64: Int64] = [:]
+        /// Upserts: plan positions of inserts that update an existing row, and its key.
+        var targets: [Int: Int64] = [:]
+        /// Temporary keys of inserts whose row already has links when theirs are written (an
+        /// upsert, or an insert merged into another): their links are added, not replacing.
+        var appending = Set<Int64>()
+
+        /// Inserts merged into another insert resolve to its row, and add their links to it.
+        mutating func alias(_ aliases: [Int64: Int64]) {
+            for (merged, winner) in aliases {
+                byTemporaryKey[merged] = byTemporaryKey[winner]
+                appending.insert(merged)
+            }
+        }
 
         /// The primary key a reference names: itself when saved, the key given now to an
         /// object inserted by this save when temporary.

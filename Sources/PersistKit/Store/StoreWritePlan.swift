@@ -48,9 +48,27 @@ struct StoreWritePlan {
     /// Whether a row changed since it was read is a conflict (merge policy `.error`) or is
     /// overwritten (`.objectTrump`).
     var checksVersions: Bool
+    /// Entities whose inserted rows update the row they collide with instead (an upsert,
+    /// merge policy `.objectTrump`), by entity; empty under `.error`.
+    var upserts: [ObjectIdentifier: Upsert] = [:]
+    /// Inserts merged into a later insert of the same save with the same unique values: their
+    /// temporary key → the later one's. They write no row; references to them resolve to the
+    /// later one's row, and their owned links are added to it.
+    var aliases: [Int64: Int64] = [:]
+    /// Inserts whose unique values equal the new values of a row this save updates: their
+    /// temporary key → that row's key (they update it).
+    var pendingTargets: [Int64: Int64] = [:]
 
     init(checksVersions: Bool) {
         self.checksVersions = checksVersions
+    }
+
+    /// How one entity's inserts find the rows they update: its constraints' slots, and for each
+    /// the keys of the rows that give its values up in this save (deleted, or changing them),
+    /// which no longer hold them.
+    struct Upsert {
+        let constraints: [[Int]]
+        let released: [Set<Int64>]
     }
 
     var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty && links.isEmpty }
