@@ -32,6 +32,10 @@ final class PredicateFormatParserTests: XCTestCase {
         switch operand {
         case .key(let key, _): return key
         case .value(let value, _): return render(value)
+        case .quantified(let quantifier, let inner, _): return quantifier.rawValue + " " + render(inner)
+        case .variableKey(let variable, let path, _): return "$\(variable).\(path)"
+        case .subqueryCount(let collection, let variable, let predicate, _):
+            return "SUBQUERY(\(render(collection)), $\(variable), \(render(predicate))).@count"
         }
     }
 
@@ -409,8 +413,8 @@ final class PredicateFormatParserTests: XCTestCase {
         assertError("a CONTAINS", position: 10, "after 'CONTAINS', found end of format")
         assertError("AND == 1", position: 0, "write '#AND' to use it as a key")
         assertError("a == TRUEPREDICATE", position: 5, "reserved word 'TRUEPREDICATE'")
-        assertError("ANY tags == 1", position: 0, "'ANY' is not supported")
-        assertError("name SUBQUERY 'x'", position: 5, "'SUBQUERY' is not supported")
+        assertError("ANY == 1", position: 4, "expected a key path after 'ANY', found '=='")
+        assertError("name SUBQUERY 'x'", position: 5, "expected a comparison operator after 'name', found 'SUBQUERY'")
         assertError("SELF == %@", ["x"], position: 0, "'SELF' is not supported")
         assertError("()", position: 1, "expected a predicate inside the parentheses")
     }

@@ -8,18 +8,21 @@ extension ManagedObjectContext {
         let evaluator: PredicateEvaluator?
         let limit: Int
         let offset: Int
+        /// The relationships the predicate and sorts read through (empty when they read the
+        /// object's own attributes only).
+        let relationshipChains: [[PredicateKey.Hop]]
 
         /// Orders two objects as the SQL `ORDER BY` does, ties broken by identity.
         func areInIncreasingOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
             for sort in sorts {
-                let order = sort.compare(a.storage[sort.slot], b.storage[sort.slot])
+                let order = sort.compare(sort.value(of: a), sort.value(of: b))
                 if order != 0 { return order < 0 }
             }
             return ManagedObject.tiebreak(a, b) < 0
         }
 
         func matches(_ object: ManagedObject) -> Bool {
-            evaluator?.evaluate(object.storage) ?? true
+            evaluator?.evaluate(object) ?? true
         }
     }
 
@@ -47,8 +50,12 @@ extension ManagedObjectContext {
         let sorts = try request.sortDescriptors.map { try ResolvedSort($0, entity: entity) }
         let query = try StoreQuery(entity: entity, predicate: request.predicate?.node, sorts: sorts)
         let evaluator = try request.predicate.map { try PredicateEvaluator(node: $0.node, entity: entity) }
+        var chains = sorts.map(\.hops).filter { !$0.isEmpty }
+        if let predicate = request.predicate, evaluator?.readsRelationships == true {
+            chains = PredicateKey.maximalChains(try predicate.node.normalized().relationshipChains(in: entity) + chains)
+        }
         return FetchPlan(entity: entity, query: query, sorts: sorts, evaluator: evaluator,
-                         limit: request.fetchLimit, offset: request.fetchOffset)
+                         limit: request.fetchLimit, offset: request.fetchOffset, relationshipChains: chains)
     }
 
     /// Fetches the objects a request describes, in its order.
@@ -76,7 +83,7 @@ extension ManagedObjectContext {
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
         processPendingChanges()
         let plan = try plan(request)
-        let pending = request.includesPendingChanges ? pendingObjects(of: plan.entity) : PendingObjects()
+        let pending = request.includesPendingChanges ? try pendingObjects(for: plan) : PendingObjects()
         var total: Int
         if pending.inserted.isEmpty && pending.changedOrDeleted.isEmpty {
             total = try store.count(plan.query, excludingKeys: [])
@@ -91,7 +98,7 @@ extension ManagedObjectContext {
     }
 
     func fetchObjects(_ plan: FetchPlan, includesPendingChanges: Bool) throws -> [ManagedObject] {
-        let pending = includesPendingChanges ? pendingObjects(of: plan.entity) : PendingObjects()
+        let pending = includesPendingChanges ? try pendingObjects(for: plan) : PendingObjects()
         if pending.inserted.isEmpty && pending.changedOrDeleted.isEmpty {
             return try select(plan, limit: plan.limit, offset: plan.offset)
         }

@@ -130,11 +130,16 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
 
     static func comparison<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, _ op: ComparisonOperator,
                                                   _ value: Value) -> FetchPredicate {
-        switch attributeName(keyPath) {
-        case .failure(let error): return FetchPredicate(node: .invalid(error))
-        case .success(let attribute):
+        switch attributeKey(keyPath) {
+        case .failure(let error):
+            // `\.tags.count > 2`: how many objects a to-many holds.
+            if let count = value as? Int, case .success(.count(let path)) = keyTarget(keyPath, valueType: Value.self) {
+                return FetchPredicate(node: .relationship(RelationshipPredicate(path: path, kind: .count(.constant(true), op, .integer(Int64(count))))))
+            }
+            return FetchPredicate(node: .invalid(error))
+        case .success(let (key, attribute)):
             do {
-                return FetchPredicate(node: .compare(attribute: attribute.name, op, try value.makeStoredValue()))
+                return FetchPredicate(node: .compare(attribute: key, op, try value.makeStoredValue()))
             } catch {
                 return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
                     "The value compared with \(attribute.name) cannot be encoded: \(error)", attribute: attribute.name)))
@@ -144,14 +149,14 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
 
     static func text(_ keyPath: KeyPath<Root, some AttributeValue>, _ op: TextMatchOperator, _ pattern: String,
                      _ options: StringComparisonOptions) -> FetchPredicate {
-        switch attributeName(keyPath) {
+        switch attributeKey(keyPath) {
         case .failure(let error): return FetchPredicate(node: .invalid(error))
-        case .success(let attribute):
+        case .success(let (key, attribute)):
             guard attribute.type == .string else {
                 return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
-                    "\(attribute.name) is not a string attribute", attribute: attribute.name)))
+                    "\(key) is not a string attribute", attribute: key)))
             }
-            return FetchPredicate(node: .text(attribute: attribute.name, op, pattern, options))
+            return FetchPredicate(node: .text(attribute: key, op, pattern, options))
         }
     }
 
@@ -231,14 +236,14 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
     static func regex(_ keyPath: KeyPath<Root, some AttributeValue>, _ pattern: String,
                       _ options: StringComparisonOptions) throws -> FetchPredicate {
         let regex = try PredicateRegex(pattern: pattern, options: options)
-        switch attributeName(keyPath) {
+        switch attributeKey(keyPath) {
         case .failure(let error): return FetchPredicate(node: .invalid(error))
-        case .success(let attribute):
+        case .success(let (key, attribute)):
             guard attribute.type == .string else {
                 return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
-                    "\(attribute.name) is not a string attribute", attribute: attribute.name)))
+                    "\(key) is not a string attribute", attribute: key)))
             }
-            return FetchPredicate(node: .matches(attribute: attribute.name, regex))
+            return FetchPredicate(node: .matches(attribute: key, regex))
         }
     }
 
@@ -260,11 +265,11 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
     /// Objects whose attribute is one of `values` (`priority IN {1, 2}`); nil in `values`
     /// matches nil.
     public static func `in`<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, _ values: some Sequence<Value>) -> FetchPredicate {
-        switch attributeName(keyPath) {
+        switch attributeKey(keyPath) {
         case .failure(let error): return FetchPredicate(node: .invalid(error))
-        case .success(let attribute):
+        case .success(let (key, attribute)):
             do {
-                return FetchPredicate(node: .inList(attribute: attribute.name, try values.map { try $0.makeStoredValue() }))
+                return FetchPredicate(node: .inList(attribute: key, try values.map { try $0.makeStoredValue() }))
             } catch {
                 return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
                     "A value in the list for \(attribute.name) cannot be encoded: \(error)", attribute: attribute.name)))
@@ -284,6 +289,6 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
     /// - Throws: ``PersistError`` when the predicate is invalid or names an attribute the
     ///   object's entity lacks.
     public func evaluate(with object: Root) throws -> Bool {
-        try PredicateEvaluator(node: node, entity: object.entity).evaluate(object.storage)
+        try PredicateEvaluator(node: node, entity: object.entity).evaluate(object)
     }
 }

@@ -235,3 +235,19 @@ extension PredicateExpressions.DictionaryKeyDefaultValueSubscript: FoundationPre
         try translator.constant(self, operands: [wrapped, key, `default`])
     }
 }
+
+// MARK: To-manys
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension PredicateExpressions.SequenceContainsWhere: FoundationPredicateExpression {
+    func translate<Input: ManagedObject>(with translator: FoundationPredicateTranslator<Input>) throws -> FoundationPredicateTranslation {
+        try translator.quantified(self, sequence: sequence, variable: variable.key, test: test, all: false)
+    }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension PredicateExpressions.SequenceAllSatisfy: FoundationPredicateExpression {
+    func translate<Input: ManagedObject>(with translator: FoundationPredicateTranslator<Input>) throws -> FoundationPredicateTranslation {
+        try translator.quantified(self, sequence: sequence, variable: variable.key, test: test, all: true)
+    }
+}

@@ -44,7 +44,52 @@ extension FoundationPredicateTranslator {
             throw PersistError(.invalidPredicate,
                 "Comparing two attributes (\(x.name) and \(y.name)) is not supported: compare an attribute with a value",
                 attribute: x.name)
+        case (.object(let object), .constant(let value)):
+            return try compare(object, op, value)
+        case (.constant(let value), .object(let object)):
+            return try compare(object, op.flipped, value)
+        case (.count(let collection), .constant(let value)):
+            return try compare(collection, op, value)
+        case (.constant(let value), .count(let collection)):
+            return try compare(collection, op.flipped, value)
+        default:
+            throw PersistError(.invalidPredicate,
+                "Only an attribute, a related object or a to-many's count can be compared, and only with a value")
         }
+    }
+
+    /// A related object (or the element itself) compared with an object, its ObjectID, or nil.
+    private func compare(_ object: FoundationPredicateOperand.RelatedObject, _ op: ComparisonOperator, _ value: Any?) throws -> PredicateNode {
+        guard op == .equal || op == .notEqual else {
+            throw PersistError(.invalidPredicate, "\(object.key.isEmpty ? "An object" : object.key) is compared with == or != only",
+                               attribute: object.key)
+        }
+        return .compare(attribute: object.comparedKey, op, try reference(value, to: object))
+    }
+
+    /// How predicates refer to an object given as a constant.
+    func reference(_ value: Any?, to object: FoundationPredicateOperand.RelatedObject) throws -> SQLValue {
+        guard let value else { return .null }
+        if let other = value as? ManagedObject, other.entity.name == object.entity.name { return .integer(other.storageReference) }
+        if let id = value as? ObjectID, id.entityName == object.entity.name { return .integer(id.isTemporary ? -id.key : id.key) }
+        throw PersistError(.invalidPredicate,
+            "\(object.key.isEmpty ? "The object" : object.key) is a \(object.entity.name): compare it with a \(object.entity.name), its ObjectID or nil, "
+            + "not a \(FoundationPredicateConstant.typeName(value))", attribute: object.key)
+    }
+
+    /// A to-many's count compared with a number.
+    private func compare(_ collection: FoundationPredicateOperand.Collection, _ op: ComparisonOperator, _ value: Any?) throws -> PredicateNode {
+        if FoundationPredicateConstant.isNaN(value) { return .constant(op == .notEqual) }
+        let stored = try FoundationPredicateConstant.stored(value)
+        switch stored {
+        case .null?, .integer?, .real?: break
+        default:
+            throw PersistError(.invalidPredicate, "\(collection.path).count is compared with a number", attribute: collection.path)
+        }
+        guard let stored else {
+            throw PersistError(.invalidPredicate, "\(collection.path).count is compared with a number", attribute: collection.path)
+        }
+        return .relationship(RelationshipPredicate(path: collection.path, kind: .count(.constant(true), op, stored)))
     }
 
     /// An attribute (perhaps through arithmetic) compared with a constant.
@@ -92,6 +137,8 @@ extension FoundationPredicateTranslator {
                 throw PersistError(.invalidPredicate, "\(operand.name) is not a string attribute", attribute: operand.name)
             }
             return .text(attribute: operand.name, op, patternText, [])
+        default:
+            throw PersistError(.invalidPredicate, "Only a string attribute can be searched")
         }
     }
 
@@ -103,6 +150,15 @@ extension FoundationPredicateTranslator {
         let sequences = try values(sequence), elements = try values(element)
         return .predicate(try naming(expression) {
             try pairs(sequences, elements) { sequence, element in
+                if case .collection(let collection) = sequence {
+                    // `$0.tags.contains(tag)`: the object is one of the to-many's.
+                    guard case .constant(let value) = element else {
+                        throw PersistError(.invalidPredicate, "contains(_:) on \(collection.path) is supported with an object, not an attribute")
+                    }
+                    let me = FoundationPredicateOperand.RelatedObject(entity: collection.destination, key: "", isNonNil: true)
+                    let inner = PredicateNode.compare(attribute: PredicateKey.selfKey, .equal, try reference(value, to: me))
+                    return .relationship(RelationshipPredicate(path: collection.path, kind: .any(inner)))
+                }
                 guard case .constant(let sequenceValue) = sequence,
                       let members = FoundationPredicateConstant.elements(sequenceValue) else {
                     throw PersistError(.invalidPredicate, "contains(_:) is supported on a sequence of values, not on an attribute")
@@ -129,6 +185,10 @@ extension FoundationPredicateTranslator {
             return .inList(attribute: operand.name, stored)
         case .attribute(let operand):
             return Logic.or(try members.map { try compare(operand, .equal, $0) })
+        case .object(let object):
+            return .inList(attribute: object.comparedKey, try members.map { try reference($0, to: object) })
+        case .collection, .count:
+            throw PersistError(.invalidPredicate, "A to-many is not among values: use contains(_:) on it")
         }
     }
 

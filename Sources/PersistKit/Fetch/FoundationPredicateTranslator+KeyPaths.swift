@@ -5,12 +5,13 @@ import Foundation
 // `$0.priority.rawValue`).
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension FoundationPredicateTranslator {
-    /// `root.keyPath`: an attribute when `root` is the predicate's input, else the key path
-    /// applied to each value `root` takes.
+    /// `root.keyPath`: an attribute or relationship when `root` is the predicate's input (or a
+    /// related object), else the key path applied to each value `root` takes.
     func keyPath<Root: PredicateExpression, Value>(_ expression: Any, root: Root,
                                                    keyPath: any KeyPath<Root.Output, Value> & Sendable) throws -> FoundationPredicateTranslation {
-        if let variable = root as? PredicateExpressions.Variable<Input>, variable.key == input {
-            return .values([.always(.attribute(try attribute(keyPath)))])
+        if let variable = root as? any FoundationPredicateVariable, variable.variableKey == input {
+            let me = FoundationPredicateOperand.RelatedObject(entity: entity, key: "", isNonNil: true)
+            return .values([.always(try member(keyPath, Value.self, of: me, expression))])
         }
         return .values(try values(root).flatMap { item -> [Case] in
             switch item.value {
@@ -25,8 +26,64 @@ extension FoundationPredicateTranslator {
                             Case(Logic.and(item.condition, Logic.not(isEmpty)), .constant(false))]
                 }
                 return [Case(item.condition, .attribute(try view(operand, keyPath, expression)))]
+            case .object(let object):
+                guard object.isNonNil else { throw unsupported(expression, "on a related object that may be nil (use ?. or !)") }
+                return [Case(item.condition, try member(keyPath, Value.self, of: object, expression))]
+            case .collection(let collection):
+                return try collectionMember(keyPath, collection, item.condition, expression)
+            case .count:
+                throw unsupported(expression, "on a to-many's count")
             }
         })
+    }
+
+    /// What a key path reads from an object of the model: an attribute, a related object, a
+    /// to-many or its count (keys relative to the predicate's object).
+    private func member<Value>(_ keyPath: AnyKeyPath, _: Value.Type, of object: FoundationPredicateOperand.RelatedObject,
+                               _ expression: Any) throws -> FoundationPredicateOperand {
+        switch KeyPathTarget.resolve(keyPath, valueType: Value.self, entity: object.entity) {
+        case .failure(let error):
+            throw error
+        case .success(.attribute(let key, let attribute)):
+            var operand = FoundationPredicateOperand.Attribute(attribute, key: object.key(of: key))
+            operand.isNonNil = !attribute.isOptional && !key.contains(".")
+            return .attribute(operand)
+        case .success(.toOne(let key, let relationship)):
+            guard let destination = object.entity.destinationEntity(of: relationship) else {
+                throw unsupported(expression, "through \(key), whose destination \(relationship.destinationEntityName) is unknown")
+            }
+            return .object(FoundationPredicateOperand.RelatedObject(entity: destination, key: object.key(of: key), isNonNil: false))
+        case .success(.toMany(let path, let relationship)):
+            guard let destination = object.entity.destinationEntity(of: relationship) else {
+                throw unsupported(expression, "through \(path), whose destination \(relationship.destinationEntityName) is unknown")
+            }
+            return .collection(FoundationPredicateOperand.Collection(path: object.key(of: path), destination: destination))
+        case .success(.count(let path)):
+            throw unsupported(expression, "reading \(path).count in one key path (write \(path).count on the collection)")
+        }
+    }
+
+    /// `tags.count` and `tags.isEmpty`: found by reading the key path on an empty collection and
+    /// on one of two objects (key paths built in different generic contexts are not equal).
+    private func collectionMember<Output, Value>(_ keyPath: KeyPath<Output, Value>, _ collection: FoundationPredicateOperand.Collection,
+                                                 _ condition: PredicateNode, _ expression: Any) throws -> [Case] {
+        guard let kind = Output.self as? any RelationshipValue.Type else {
+            throw unsupported(expression, "on \(collection.path)")
+        }
+        let objectClass = collection.destination.objectClass
+        let samples = [objectClass.init(entity: collection.destination, insertInto: nil),
+                       objectClass.init(entity: collection.destination, insertInto: nil)]
+        guard let empty = kind.relationshipValue([]) as? Output, let two = kind.relationshipValue(samples) as? Output else {
+            throw unsupported(expression, "on \(collection.path)")
+        }
+        let isEmpty = PredicateNode.relationship(RelationshipPredicate(path: collection.path, kind: .count(.constant(true), .equal, .integer(0))))
+        if let first = empty[keyPath: keyPath] as? Int, let second = two[keyPath: keyPath] as? Int, first == 0, second == 2 {
+            return [Case(condition, .count(collection))]
+        }
+        if let first = empty[keyPath: keyPath] as? Bool, let second = two[keyPath: keyPath] as? Bool, first, !second {
+            return [Case(Logic.and(condition, isEmpty), .constant(true)), Case(Logic.and(condition, Logic.not(isEmpty)), .constant(false))]
+        }
+        throw unsupported(expression, "reading \(Value.self) from the to-many \(collection.path) (supported: count, isEmpty, contains)")
     }
 
     /// `name == ""` for `$0.name.isEmpty` on a string attribute.
@@ -35,17 +92,6 @@ extension FoundationPredicateTranslator {
         guard operand.arithmetic == nil, operand.attribute.type == .string,
               keyPath as AnyKeyPath == \String.isEmpty else { return nil }
         return .compare(attribute: operand.name, .equal, .text(""))
-    }
-
-    /// The attribute a key path of the input names (`\TaskItem.due`).
-    private func attribute<Root, Value>(_ keyPath: any KeyPath<Root, Value> & Sendable) throws -> FoundationPredicateOperand.Attribute {
-        guard let typed = keyPath as? KeyPath<Input, Value> else {
-            throw PersistError(.invalidPredicate, "The key path \(keyPath) does not start at \(Input.self)")
-        }
-        switch FetchPredicate<Input>.attributeName(typed) {
-        case .success(let attribute): return FoundationPredicateOperand.Attribute(attribute)
-        case .failure(let error): throw error
-        }
     }
 
     /// A key path applied to an attribute's value, where it reads something the stored value
@@ -89,4 +135,16 @@ extension FoundationPredicateTranslator {
             return read != nil && read == raw
         }
     }
+}
+
+/// A Foundation predicate variable, whatever its type: its key, to tell the predicate's input
+/// from a closure's variable.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+protocol FoundationPredicateVariable {
+    var variableKey: PredicateExpressions.VariableID { get }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension PredicateExpressions.Variable: FoundationPredicateVariable {
+    var variableKey: PredicateExpressions.VariableID { key }
 }

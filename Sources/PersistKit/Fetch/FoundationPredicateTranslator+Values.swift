@@ -7,7 +7,8 @@ extension FoundationPredicateTranslator {
     func variable(_ expression: Any, _ key: PredicateExpressions.VariableID) throws -> FoundationPredicateTranslation {
         if let value = bound[key] { return .values([.always(value)]) }
         if key == input {
-            throw unsupported(expression, "of the object itself (compare its attributes, not the \(Input.self))")
+            // The object itself (`$0 == task`, or a to-many's element inside `contains(where:)`).
+            return .values([.always(.object(FoundationPredicateOperand.RelatedObject(entity: entity, key: "", isNonNil: true)))])
         }
         throw unsupported(expression, "that is not bound")
     }
@@ -44,6 +45,8 @@ extension FoundationPredicateTranslator {
             throw PersistError(.invalidPredicate,
                 "Arithmetic on two attributes (\(x.name) and \(y.name)) is not supported: only on an attribute and values",
                 attribute: x.name)
+        default:
+            throw PersistError(.invalidPredicate, "Arithmetic is supported on an attribute and values, not on related objects or counts")
         }
     }
 
@@ -55,6 +58,8 @@ extension FoundationPredicateTranslator {
                 return Case(item.condition, .value(try naming(expression) { try FoundationPredicateArithmetic.negated(value) }))
             case .attribute(let operand):
                 return Case(item.condition, .attribute(try naming(expression) { try appending(operand) { $0.negate() } }))
+            default:
+                throw unsupported(expression, "on a related object or a count")
             }
         })
     }
@@ -119,6 +124,12 @@ extension FoundationPredicateTranslator {
             let present = Case(Logic.and(item.condition, operand.isNotNull), .attribute(operand.nonNil))
             let absent = Logic.and(item.condition, operand.isNull)
             return (present, absent)
+        case .object(let object) where object.isNonNil: return (item, nil)
+        case .object(var object):
+            let isNull = PredicateNode.compare(attribute: object.comparedKey, .equal, .null)
+            object.isNonNil = true
+            return (Case(Logic.and(item.condition, Logic.not(isNull)), .object(object)), Logic.and(item.condition, isNull))
+        case .collection, .count: return (item, nil)
         }
     }
 

@@ -97,6 +97,8 @@ struct FoundationPredicateTranslator<Input: ManagedObject> {
                         attribute: operand.name)
                 }
                 return Logic.and(item.condition, .compare(attribute: operand.name, .equal, .integer(1)))
+            default:
+                throw PersistError(.invalidPredicate, "A related object, a to-many or a count is used as a condition")
             }
         })
     }

@@ -25,17 +25,18 @@ extension FetchSortDescriptor {
             return
         }
         switch Self.attribute(keyPath) {
-        case .success(let attribute):
-            key = attribute.name
-            error = problem.map { PersistError(.invalidRequest, "Cannot sort by \(keyPath): " + $0, attribute: attribute.name) }
+        case .success(let name):
+            key = name
+            error = problem.map { PersistError(.invalidRequest, "Cannot sort by \(keyPath): " + $0, attribute: name) }
         case .failure(let failure):
             key = "\(keyPath)"
             error = PersistError(.invalidRequest, "Cannot sort by \(keyPath): " + failure.message, entity: failure.entity)
         }
     }
 
-    /// The attribute a partial key path names, through the attribute value type it reads.
-    private static func attribute(_ keyPath: PartialKeyPath<Root>) -> Result<AttributeDescription, PersistError> {
+    /// The key of the attribute a partial key path names (perhaps through to-ones), through the
+    /// attribute value type it reads.
+    private static func attribute(_ keyPath: PartialKeyPath<Root>) -> Result<String, PersistError> {
         guard let valueType = type(of: keyPath).valueType as? any AttributeValue.Type else {
             return .failure(PersistError(.invalidRequest,
                 "\(type(of: keyPath).valueType) is not an attribute value type, so \(keyPath) names no @Attribute"))
@@ -44,11 +45,11 @@ extension FetchSortDescriptor {
     }
 
     private static func attribute<Value: AttributeValue>(_ keyPath: PartialKeyPath<Root>,
-                                                        _: Value.Type) -> Result<AttributeDescription, PersistError> {
+                                                        _: Value.Type) -> Result<String, PersistError> {
         guard let typed = keyPath as? KeyPath<Root, Value> else {
             return .failure(PersistError(.invalidRequest, "\(keyPath) does not read a \(Value.self)"))
         }
-        return FetchPredicate<Root>.attributeName(typed)
+        return FetchPredicate<Root>.attributeKey(typed).map(\.key)
     }
 
     /// The string comparison of a Foundation comparator, or a problem when there is none.

@@ -85,6 +85,8 @@ enum PredicateCodec {
                 u8(8); u32(try attribute(name)); u8(regex.options.rawValue); string(regex.pattern)
             case .invalid(let error): throw error
             case .variable(let variable): throw variable.unsubstitutedError
+            case .relationship(let relationship):
+                throw PersistError(.invalidPredicate, "A condition on \(relationship.path) cannot be evaluated from columns", attribute: relationship.path)
             }
         }
     }

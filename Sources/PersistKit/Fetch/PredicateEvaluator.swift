@@ -1,13 +1,16 @@
 import PersistKitText
 import Foundation
 
-/// Evaluates a resolved predicate on an object's stored values, with SQLite's comparison rules
-/// and the same text functions SQL calls, so it agrees with the SQL compiler.
+/// Evaluates a resolved predicate on an object, with SQLite's comparison rules and the same
+/// text functions SQL calls, so it agrees with the SQL compiler.
 ///
 /// It works on the normalized tree (``PredicateNode/normalized()``), as the SQL compiler does:
 /// groups there nest at most ``PredicateNode/maximumNesting`` levels, so recursion stays shallow.
+/// A predicate on the object's own attributes reads its storage only (the fast path); one that
+/// reads through relationships follows them on the object (see
+/// `PredicateEvaluator+Relationships.swift`), seeing the context's unsaved changes.
 struct PredicateEvaluator {
-    private indirect enum Compiled {
+    indirect enum Compiled {
         case constant(Bool)
         case and([Compiled])
         case or([Compiled])
@@ -18,56 +21,102 @@ struct PredicateEvaluator {
         /// A long `IN` list as a hash set (`matchesNull` when nil is in the list).
         case inSet(Int, Set<EqualityKey>, matchesNull: Bool)
         case matches(Int, PredicateRegex)
+        /// A value of the object rather than of its storage (a to-one's related object, the
+        /// object itself), tested by a comparison on slot 0 of a one-value storage.
+        case objectValue(ObjectValue, Compiled)
+        /// Through to-ones (relationship indexes): the test on the object at the end, or
+        /// `nilValue` when a to-one on the way is nil.
+        case path([Int], Compiled, nilValue: Bool)
+        /// Some object of a to-many satisfies the test.
+        case any(Int, Compiled)
+        /// How many objects of a to-many satisfy the test (all when nil), compared with a value.
+        case count(Int, Compiled?, ComparisonOperator, SQLValue)
+        /// An aggregate of a slot of a to-many's objects, compared with a value.
+        case aggregate(Int, AggregateFunction, Int, ComparisonOperator, SQLValue)
+    }
+
+    /// What ``Compiled/objectValue(_:_:)`` reads.
+    enum ObjectValue {
+        /// The object a to-one holds (by its reference), or nil.
+        case reference(Int)
+        /// The object itself.
+        case identity
     }
 
     /// Lists longer than this are looked up in a hash set.
     private static let setThreshold = 8
 
-    private let compiled: Compiled
+    let compiled: Compiled
+    /// Whether evaluation follows relationships, and so needs the object, not only its storage.
+    let readsRelationships: Bool
 
     init(node: PredicateNode, entity: EntityDescription) throws {
-        compiled = try PredicateEvaluator.compile(try node.normalized()) { name in
-            guard let attribute = entity.attribute(named: name) else {
-                throw PersistError(.invalidPredicate, "\(entity.name) has no attribute named \(name)",
-                                   entity: entity.name, attribute: name)
-            }
-            return attribute.index
-        }
+        compiled = try PredicateEvaluator.compile(try node.normalized(), entity: entity)
+        readsRelationships = PredicateEvaluator.needsObject(compiled)
     }
 
     /// An evaluator of a normalized predicate over storage laid out as `slots` says (the SQL
     /// function `pk_predicate` passes only the columns the predicate reads).
     init(normalized node: PredicateNode, slots: [String: Int]) throws {
-        compiled = try PredicateEvaluator.compile(node) { name in
+        compiled = try PredicateEvaluator.compile(node) { leaf in
+            guard let name = PredicateEvaluator.key(of: leaf) else {
+                throw PersistError(.invalidPredicate, "The predicate reads related objects, which are not among its columns")
+            }
             guard let slot = slots[name] else {
                 throw PersistError(.invalidPredicate, "The predicate reads \(name), which is not among its columns", attribute: name)
             }
-            return slot
+            return try PredicateEvaluator.comparison(leaf, slot: slot)
         }
+        readsRelationships = false
     }
 
-    private static func compile(_ node: PredicateNode, _ slot: (String) throws -> Int) throws -> Compiled {
+    /// Compiles groups, handing each comparison (or relationship condition) to `leaf`.
+    static func compile(_ node: PredicateNode, leaf: (PredicateNode) throws -> Compiled) throws -> Compiled {
         switch node {
         case .constant(let value): return .constant(value)
         case .invalid(let error): throw error
-        case .and(let nodes): return .and(try nodes.map { try compile($0, slot) })
-        case .or(let nodes): return .or(try nodes.map { try compile($0, slot) })
-        case .not(let inner): return .not(try compile(inner, slot))
-        case .compare(let name, let op, let value): return .compare(try slot(name), op, value)
-        case .text(let name, let op, let pattern, let options): return .text(try slot(name), op, pattern, options)
-        case .inList(let name, let values):
-            guard values.count > setThreshold else { return .inList(try slot(name), values) }
-            return .inSet(try slot(name), Set(values.compactMap(EqualityKey.init)), matchesNull: values.contains { $0.isNull })
-        case .matches(let name, let regex): return .matches(try slot(name), regex)
+        case .and(let nodes): return .and(try nodes.map { try compile($0, leaf: leaf) })
+        case .or(let nodes): return .or(try nodes.map { try compile($0, leaf: leaf) })
+        case .not(let inner): return .not(try compile(inner, leaf: leaf))
         case .variable(let variable): throw variable.unsubstitutedError
+        default: return try leaf(node)
         }
     }
 
+    /// The key a comparison reads (nil for a relationship condition).
+    static func key(of node: PredicateNode) -> String? {
+        switch node {
+        case .compare(let name, _, _), .text(let name, _, _, _), .inList(let name, _), .matches(let name, _): return name
+        default: return nil
+        }
+    }
+
+    /// A comparison reading storage slot `slot`.
+    static func comparison(_ node: PredicateNode, slot: Int) throws -> Compiled {
+        switch node {
+        case .compare(_, let op, let value): return .compare(slot, op, value)
+        case .text(_, let op, let pattern, let options): return .text(slot, op, pattern, options)
+        case .inList(_, let values):
+            guard values.count > setThreshold else { return .inList(slot, values) }
+            return .inSet(slot, Set(values.compactMap(EqualityKey.init)), matchesNull: values.contains { $0.isNull })
+        case .matches(_, let regex): return .matches(slot, regex)
+        default: throw PersistError(.invalidPredicate, "The predicate has a part that is not a comparison")
+        }
+    }
+
+    /// Whether `object` satisfies the predicate, on its current values (and, through
+    /// relationships, its related objects' current values in its context).
+    @inline(__always)
+    func evaluate(_ object: ManagedObject) -> Bool {
+        readsRelationships ? PredicateEvaluator.evaluate(compiled, object: object) : PredicateEvaluator.evaluate(compiled, object.storage)
+    }
+
+    /// Whether stored values satisfy a predicate that reads attributes only.
     func evaluate(_ storage: ContiguousArray<SQLValue>) -> Bool {
         PredicateEvaluator.evaluate(compiled, storage)
     }
 
-    private static func evaluate(_ node: Compiled, _ storage: ContiguousArray<SQLValue>) -> Bool {
+    static func evaluate(_ node: Compiled, _ storage: ContiguousArray<SQLValue>) -> Bool {
         switch node {
         case .constant(let value):
             return value
@@ -80,26 +129,13 @@ struct PredicateEvaluator {
         case .not(let inner):
             return !evaluate(inner, storage)
         case .compare(let slot, let op, let value):
-            let stored = storage[slot]
-            switch op {
-            case .equal: return equal(stored, value)
-            case .notEqual: return !equal(stored, value)
-            default:
-                if stored.isNull || value.isNull { return false }
-                let order = SQLValue.compare(stored, value)
-                switch op {
-                case .less: return order < 0
-                case .lessOrEqual: return order <= 0
-                case .greater: return order > 0
-                default: return order >= 0
-                }
-            }
+            return PredicateValues.compare(storage[slot], op, value)
         case .text(let slot, let op, let pattern, let options):
             guard case .text(let value) = storage[slot] else { return false }
             return TextMatcher.matches(op, value: value, pattern: pattern, options: options.textOptions)
         case .inList(let slot, let values):
             let stored = storage[slot]
-            return values.contains { equal(stored, $0) }
+            return values.contains { PredicateValues.equal(stored, $0) }
         case .inSet(let slot, let keys, let matchesNull):
             let stored = storage[slot]
             if stored.isNull { return matchesNull }
@@ -107,18 +143,15 @@ struct PredicateEvaluator {
         case .matches(let slot, let regex):
             guard case .text(let value) = storage[slot] else { return false }
             return regex.matches(value)
+        case .objectValue, .path, .any, .count, .aggregate:
+            // Only evaluators that read relationships have these, and they evaluate objects.
+            return false
         }
     }
 
-    /// SQL's `IS`: NULL equals NULL, numbers compare by value, text and blobs by bytes.
-    private static func equal(_ a: SQLValue, _ b: SQLValue) -> Bool {
-        if a.isNull || b.isNull { return a.isNull && b.isNull }
-        return SQLValue.compare(a, b) == 0
-    }
-
-    /// Values equal under SQL's `IS` (as ``equal(_:_:)``) have equal keys: integers and reals of
-    /// the same exact value are one key, text is keyed by its bytes. NULL and NaN (equal to
-    /// nothing) have none.
+    /// Values equal under SQL's `IS` (as ``PredicateValues/equal(_:_:)``) have equal keys:
+    /// integers and reals of the same exact value are one key, text is keyed by its bytes. NULL
+    /// and NaN (equal to nothing) have none.
     enum EqualityKey: Hashable {
         case integral(Int64)
         case real(Double)

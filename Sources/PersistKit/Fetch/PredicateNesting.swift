@@ -62,6 +62,10 @@ struct PredicateNesting: Sendable, Equatable {
                     open.append(kind)
                     steps.append(.finish(kind, children.count, startsLevel))
                     for child in children.reversed() { steps.append(.visit(child, negated)) }
+                case .relationship(let relationship):
+                    // A condition on related objects is one level above its inner predicate.
+                    let inner = relationship.inner.map { of($0, limit: limit) } ?? .leaf
+                    results.append(PredicateNesting(depth: inner.depth + 1, kind: .leaf))
                 default:
                     results.append(.leaf)
                 }

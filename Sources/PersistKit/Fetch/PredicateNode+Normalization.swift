@@ -13,6 +13,12 @@ extension PredicateNode {
     /// - Throws: the first invalid node or unsubstituted variable (in written order), or
     ///   `.invalidPredicate` when the groups nest more than ``maximumNesting`` levels.
     func normalized() throws -> PredicateNode {
+        try normalized(level: 0)
+    }
+
+    /// The normalized tree of a predicate that sits `base` levels deep (inside relationship
+    /// conditions: each counts one level, as ``PredicateNesting`` counts them).
+    private func normalized(level base: Int) throws -> PredicateNode {
         var frames = [NormalizationFrame(kind: nil, pending: [(self, false)])]
         while let top = frames.indices.last {
             guard let (node, negated) = frames[top].pending.popLast() else {
@@ -32,8 +38,8 @@ extension PredicateNode {
                     frames[top].pending.append(contentsOf: children.reversed().lazy.map { ($0, negated) })
                 } else {
                     // Every frame but the root starts a level: its kind differs from its parent's.
-                    if frames.count > PredicateNode.maximumNesting {
-                        throw PredicateNode.nestingError(frames.count)
+                    if frames.count + base > PredicateNode.maximumNesting {
+                        throw PredicateNode.nestingError(frames.count + base)
                     }
                     frames.append(NormalizationFrame(kind: isAnd, pending: children.reversed().map { ($0, negated) }))
                 }
@@ -43,11 +49,36 @@ extension PredicateNode {
                 throw variable.unsubstitutedError
             case .constant(let value):
                 frames[top].add(.constant(value != negated))
+            case .relationship(let relationship):
+                // The condition on the related objects is a level of its own.
+                let level = frames.count + base
+                if level > PredicateNode.maximumNesting { throw PredicateNode.nestingError(level) }
+                let folded = try Self.normalized(relationship, level: level)
+                if case .constant(let value) = folded {
+                    frames[top].add(.constant(value != negated))
+                } else {
+                    frames[top].add(negated ? .not(folded) : folded)
+                }
             default:
                 frames[top].add(negated ? .not(node) : node)
             }
         }
         return .constant(true)
+    }
+
+    /// A relationship condition with its inner predicate normalized, or the constant it is
+    /// when that predicate is (no object satisfies `false`).
+    private static func normalized(_ relationship: RelationshipPredicate, level: Int) throws -> PredicateNode {
+        guard let inner = relationship.inner else { return .relationship(relationship) }
+        let normalized = try inner.normalized(level: level)
+        if case .constant(false) = normalized {
+            switch relationship.kind {
+            case .any: return .constant(false)
+            case .count(_, let op, let value): return .constant(PredicateValues.compare(.integer(0), op, value))
+            case .aggregate: break
+            }
+        }
+        return .relationship(relationship.replacingInner(normalized))
     }
 
     /// The tree with every comparison replaced by `transform`'s result (nil keeps it), structure
@@ -71,6 +102,13 @@ extension PredicateNode {
                     steps.append(.visit(inner))
                 case .constant, .invalid:
                     results.append(node)
+                case .relationship(let relationship):
+                    // Inner predicates nest at most as deeply as the nesting limit allows.
+                    guard let inner = relationship.inner else {
+                        results.append(node)
+                        break
+                    }
+                    results.append(.relationship(relationship.replacingInner(try inner.mapComparisons(transform))))
                 default:
                     results.append(try transform(node) ?? node)
                 }

@@ -25,6 +25,12 @@ indirect enum PredicateNode: Sendable {
     case matches(attribute: String, PredicateRegex)
     /// A comparison with a `$VARIABLE` not substituted yet: fetching with it throws.
     case variable(PredicateVariable)
+    /// A condition on a to-many's objects (`ANY tags.name == "x"`, `tags.@count > 2`...).
+    ///
+    /// The comparisons above may name a key path through to-ones (`project.owner.name`), nil
+    /// when a to-one on the way is nil; a path ending at a to-one compares the related object
+    /// (`project == %@`), and `_pk` names the object itself (`SUBQUERY(tags, $t, $t IN %@)`).
+    case relationship(RelationshipPredicate)
 
     /// The deepest nesting of AND/OR groups accepted, counted as ``PredicateNesting`` does.
     ///
@@ -49,10 +55,29 @@ indirect enum PredicateNode: Sendable {
             case .variable(let variable): return variable.unsubstitutedError
             case .and(let nodes), .or(let nodes): stack.append(contentsOf: nodes.reversed())
             case .not(let inner): stack.append(inner)
+            case .relationship(let relationship): if let inner = relationship.inner { stack.append(inner) }
             default: break
             }
         }
         return nil
+    }
+
+    /// Whether the predicate reads anything but its own entity's attributes: a key path through
+    /// a relationship, a related object, the object itself, or a to-many.
+    var readsRelationships: Bool {
+        var stack: [PredicateNode] = [self]
+        while let node = stack.popLast() {
+            switch node {
+            case .relationship: return true
+            case .and(let nodes), .or(let nodes): stack.append(contentsOf: nodes)
+            case .not(let inner): stack.append(inner)
+            case .compare(let name, _, _), .text(let name, _, _, _), .inList(let name, _), .matches(let name, _):
+                if PredicateKey.isPath(name) { return true }
+            case .variable(let variable): if PredicateKey.isPath(variable.attribute) { return true }
+            case .constant, .invalid: break
+            }
+        }
+        return false
     }
 
     /// The attribute names the predicate reads.
@@ -64,7 +89,7 @@ indirect enum PredicateNode: Sendable {
         var stack: [PredicateNode] = [self]
         while let node = stack.popLast() {
             switch node {
-            case .constant, .invalid: break
+            case .constant, .invalid, .relationship: break
             case .and(let nodes), .or(let nodes): stack.append(contentsOf: nodes.reversed())
             case .not(let inner): stack.append(inner)
             case .compare(let name, _, _), .text(let name, _, _, _), .inList(let name, _), .matches(let name, _):

@@ -6,6 +6,7 @@
 struct PredicateVariable: Sendable {
     /// The variable's name, without `$`.
     let name: String
+    /// The key compared: an attribute, a key path through to-ones, a to-one, or the object itself.
     let attribute: String
     let op: PredicateFormatOperator
     let options: StringComparisonOptions
@@ -33,11 +34,7 @@ struct PredicateVariable: Sendable {
     /// - Throws: ``PersistError`` `.invalidPredicate` when the value does not fit the attribute
     ///   (or is not a valid regular expression for `MATCHES`, or not two bounds for `BETWEEN`).
     func substituting(_ value: Any?) throws -> PredicateNode {
-        guard let attribute = entity.attribute(named: attribute) else {
-            throw PersistError(.invalidPredicate, "\(entity.name) has no attribute named \(self.attribute)",
-                               entity: entity.name, attribute: self.attribute)
-        }
         let resolver = PredicateFormatResolver(format: format, arguments: [], entity: entity)
-        return try resolver.node(attribute, op, options, flipped: flipped, value: value, at: position)
+        return try resolver.substitution(attribute, op, options, flipped: flipped, value: value, at: position)
     }
 }

@@ -31,6 +31,8 @@ public final class EntityDescription: @unchecked Sendable {
     let foreignKeySlots: [Int]
     /// Relationship wrappers' key paths to relationship indexes (like `slotTable` for attributes).
     let relationshipSlotTable: StorageSlotTable
+    /// The model's other entities, for following relationships by name (filled by the model).
+    let directory = EntityDirectory()
 
     let attributeIndexByName: [String: Int]
     /// Each attribute's Swift type, for class-backed entities (used to validate stored values).

@@ -59,6 +59,9 @@ public final class ManagedObjectModel: Sendable {
             if entity.isClassBacked { byClass[ObjectIdentifier(entity.objectClass)] = entity }
         }
         self.entities = entities
+        // Entities with relationships are this model's own (resolved) instances: they can name
+        // their destinations. Others may be shared reflections: they need no directory.
+        for entity in entities where !entity.relationships.isEmpty { entity.directory.fill(entities) }
         hasRelationships = entities.contains { !$0.relationships.isEmpty }
         entitiesByName = byName
         entitiesByClass = byClass

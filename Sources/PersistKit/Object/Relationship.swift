@@ -76,7 +76,10 @@ public struct Relationship<Value: RelationshipValue> {
             let index = object.entity.relationshipIndex(for: storageKeyPath)
             if object.isProbe {
                 object.probedRelationship = index
-                return Value.relationshipValue([])
+                // A key path being read through relationships goes on to the destination's probes.
+                let followed = index >= 0 ? KeyPathProbe.follow(object, relationship: index, destination: Value.Destination.self,
+                                                                kind: Value.relationshipKind) : nil
+                return Value.relationshipValue(followed ?? [])
             }
             guard index >= 0 else { return Value.relationshipValue([]) }
             if Value.relationshipKind == .toOne {

@@ -54,12 +54,21 @@ struct PredicateSQLCompiler {
         var height: Int
     }
 
-    private let entity: EntityDescription
+    /// The table the SQL being written reads: an entity, and the alias its columns are
+    /// qualified with (none in the fetch's own `WHERE`; `_t1`, `_d`... inside subqueries).
+    struct Scope {
+        let entity: EntityDescription
+        let qualifier: String?
+    }
+
+    /// Where column names resolve now (subqueries for relationships change it while they are written).
+    var scope: Scope
+    var entity: EntityDescription { scope.entity }
     private(set) var bindings: [SQLValue] = []
     private var parameterByValue: [BindingKey: Int] = [:]
 
     private init(entity: EntityDescription) {
-        self.entity = entity
+        scope = Scope(entity: entity, qualifier: nil)
     }
 
     static func compile(_ node: PredicateNode, entity: EntityDescription) throws -> Compiled {
@@ -71,6 +80,13 @@ struct PredicateSQLCompiler {
             if fragment.stack <= parserStackBudget && fragment.height <= expressionHeightBudget {
                 return Compiled(sql: fragment.sql, bindings: compiler.bindings)
             }
+        }
+        if normalized.readsRelationships {
+            // Related objects are not columns `pk_predicate` could be handed.
+            throw PersistError(.invalidPredicate,
+                "The predicate is too large or too deeply nested for SQL (\(size.comparisons) comparisons, \(size.values) values, "
+                + "conditions through relationships nested inside one another): fetch with several smaller predicates",
+                entity: entity.name)
         }
         return try functionCall(normalized, entity: entity)
     }
@@ -87,6 +103,9 @@ struct PredicateSQLCompiler {
         case .not(let inner): return size(of: inner)
         case .constant: return (0, 0)
         case .inList(_, let values): return (1, values.count)
+        case .relationship(let relationship):
+            let inner = relationship.inner.map(size(of:)) ?? (comparisons: 0, values: 0)
+            return (inner.comparisons + 1, inner.values + 1)
         default: return (1, 1)
         }
     }
@@ -96,7 +115,8 @@ struct PredicateSQLCompiler {
         var names: [String] = []
         var seen: Set<String> = []
         for name in node.attributeNamesInOrder where seen.insert(name).inserted {
-            guard entity.attribute(named: name) != nil else {
+            // A to-one's own name is its foreign-key column: `project IN %@` with many objects.
+            guard entity.attribute(named: name) != nil || entity.relationship(named: name)?.kind == .toOne else {
                 throw PersistError(.invalidPredicate, "\(entity.name) has no attribute named \(name)",
                                    entity: entity.name, attribute: name)
             }
@@ -113,19 +133,11 @@ struct PredicateSQLCompiler {
         return Compiled(sql: "\(PredicateFunction.name)(?1\(columns))", bindings: [.blob(blob)])
     }
 
-    private func attribute(_ name: String) throws -> AttributeDescription {
-        guard let attribute = entity.attribute(named: name) else {
-            throw PersistError(.invalidPredicate, "\(entity.name) has no attribute named \(name)",
-                               entity: entity.name, attribute: name)
-        }
-        return attribute
-    }
-
     // MARK: - Groups
 
     /// Emits a normalized node. Recursion follows group nesting, at most
     /// ``PredicateNode/maximumNesting`` levels.
-    private mutating func emit(_ node: PredicateNode) throws -> Fragment {
+    mutating func emit(_ node: PredicateNode) throws -> Fragment {
         switch node {
         case .constant(let value):
             return Fragment(sql: value ? "1" : "0", stack: 1, height: 1)
@@ -195,70 +207,10 @@ struct PredicateSQLCompiler {
         return chain(level, separator)
     }
 
-    // MARK: - Comparisons
-
-    private mutating func comparison(_ node: PredicateNode) throws -> Fragment {
-        switch node {
-        case .compare(let name, let op, let value):
-            let attribute = try attribute(name)
-            let column = SQLName.quote(attribute.name)
-            switch (op, value) {
-            case (.equal, .null): return Fragment(sql: "(\(column) IS NULL)", stack: 5, height: 2)
-            case (.notEqual, .null): return Fragment(sql: "(\(column) IS NOT NULL)", stack: 5, height: 2)
-            case (_, .null): return Fragment(sql: "0", stack: 1, height: 1)
-            case (.equal, _):
-                let operator_ = attribute.isOptional ? "IS" : "="
-                return Fragment(sql: "(\(column) \(operator_) \(parameter(value)))", stack: 5, height: 2)
-            case (.notEqual, _):
-                let operator_ = attribute.isOptional ? "IS NOT" : "<>"
-                return Fragment(sql: "(\(column) \(operator_) \(parameter(value)))", stack: 5, height: 2)
-            default:
-                let test = "\(column) \(op.sql) \(parameter(value))"
-                return attribute.isOptional
-                    ? Fragment(sql: "(\(column) IS NOT NULL AND \(test))", stack: 7, height: 3)
-                    : Fragment(sql: "(\(test))", stack: 5, height: 2)
-            }
-        case .text(let name, let op, let pattern, let options):
-            let attribute = try attribute(name)
-            let call = "\(TextFunctions.functionName(op, options.textOptions))(\(SQLName.quote(attribute.name)), \(parameter(.text(pattern))))"
-            return Fragment(sql: call, stack: 6, height: 2)
-        case .matches(let name, let regex):
-            let attribute = try attribute(name)
-            let call = "\(PredicateSQLFunctions.matchesFunctionName(regex.options))(\(SQLName.quote(attribute.name)), \(parameter(.text(regex.pattern))))"
-            return Fragment(sql: call, stack: 6, height: 2)
-        case .inList(let name, let values):
-            return try inList(try attribute(name), values)
-        default:
-            // Normalization leaves only comparisons here.
-            throw PersistError(.invalidPredicate, "The predicate has a part SQL cannot express", entity: entity.name)
-        }
-    }
-
-    private mutating func inList(_ attribute: AttributeDescription, _ values: [SQLValue]) throws -> Fragment {
-        let column = SQLName.quote(attribute.name)
-        let nonNull = values.filter { !$0.isNull }
-        let matchesNull = values.count != nonNull.count
-        var parts: [String] = []
-        if !nonNull.isEmpty {
-            var list = ""
-            for (offset, value) in nonNull.enumerated() {
-                if offset > 0 { list += ", " }
-                list += parameter(value)
-            }
-            parts.append(attribute.isOptional ? "(\(column) IS NOT NULL AND \(column) IN (\(list)))" : "(\(column) IN (\(list)))")
-        }
-        if matchesNull { parts.append("(\(column) IS NULL)") }
-        switch parts.count {
-        case 0: return Fragment(sql: "0", stack: 1, height: 1)
-        case 1: return Fragment(sql: parts[0], stack: 9, height: 3)
-        default: return Fragment(sql: "(" + parts.joined(separator: " OR ") + ")", stack: 12, height: 4)
-        }
-    }
-
     // MARK: - Values
 
     /// A numbered parameter for `value`, shared by equal values.
-    private mutating func parameter(_ value: SQLValue) -> String {
+    mutating func parameter(_ value: SQLValue) -> String {
         let key = BindingKey(value)
         if let index = parameterByValue[key] { return "?\(index)" }
         bindings.append(value)

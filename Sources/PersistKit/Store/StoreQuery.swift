@@ -26,7 +26,7 @@ struct StoreQuery {
     func selectSQL(limit: Int, offset: Int) -> String {
         var sql = SchemaSQL.selectColumns(for: entity)
         if let whereSQL { sql += " WHERE " + whereSQL }
-        sql += " ORDER BY " + (sorts.map(\.sql) + [SQLName.quote(SchemaSQL.primaryKey)]).joined(separator: ", ")
+        sql += " ORDER BY " + (sorts.map { $0.sql(from: entity.name) } + [SQLName.quote(SchemaSQL.primaryKey)]).joined(separator: ", ")
         if limit > 0 || offset > 0 { sql += " LIMIT \(limit > 0 ? limit : -1) OFFSET \(offset)" }
         return sql
     }

@@ -25,6 +25,8 @@ struct PredicateFormatLexer {
         case argument(Int)
         /// `$NAME`: a substitution variable (the name without `$`).
         case variable(String)
+        /// `$t.name`: a key path from a SUBQUERY's variable (the name without `$`, then the path).
+        case variableKey(String, String)
         /// `==`, `=`, `!=`, `<>`, `<`, `<=`, `=<`, `>`, `>=`, `=>`.
         case comparison(PredicateFormatOperator)
         /// `&&`.
@@ -166,6 +168,11 @@ struct PredicateFormatLexer {
             throw diagnostics.syntaxError(at: start, "unexpected '-' (only a number may follow a minus sign)")
         case ".":
             if Self.isDigit(peek(1)) { return try lexNumber() }
+            if peekIs("@", 1) {
+                // `SUBQUERY(...).@count`: a collection operator after a parenthesis.
+                advance()
+                return try lexKeyPath()
+            }
             throw diagnostics.syntaxError(at: start, "unexpected '.' (a key path is written without spaces, as in 'project.name')")
         default:
             if Self.isDigit(scalar) { return try lexNumber() }
@@ -174,24 +181,27 @@ struct PredicateFormatLexer {
         }
     }
 
-    /// `name`, `project.name`, `#order`, `project.#order`.
+    /// `name`, `project.name`, `#order`, `project.#order`, `tags.@count`, `tasks.@sum.rank`.
     private mutating func lexKeyPath() throws(PersistError) -> Token {
         let start = index
         var components: [String] = []
         var escaped = false
         while true {
-            if peekIs("#") {
+            var prefix = ""
+            if peekIs("#") || peekIs("@") {
+                // `@` starts a collection operator (`@count`): never a keyword either.
+                if peekIs("@") { prefix = "@" }
                 escaped = true
                 advance()
                 guard let scalar = peek(), Self.isIdentifierStart(scalar) else {
-                    throw diagnostics.syntaxError(at: index, "expected a key after '#'")
+                    throw diagnostics.syntaxError(at: index, "expected a key after '\(prefix.isEmpty ? "#" : prefix)'")
                 }
             }
             let componentStart = index
             while let scalar = peek(), Self.isIdentifierContinue(scalar) { advance() }
-            components.append(text(componentStart, index))
+            components.append(prefix + text(componentStart, index))
             guard peekIs(".") else { break }
-            guard let following = peek(1), Self.isIdentifierStart(following) || following == "#" else {
+            guard let following = peek(1), Self.isIdentifierStart(following) || following == "#" || following == "@" else {
                 throw diagnostics.syntaxError(at: index &+ 1, "expected a key after '.' in key path '\(text(start, index &+ 1))'")
             }
             advance()
@@ -210,7 +220,20 @@ struct PredicateFormatLexer {
         }
         let nameStart = index
         while let scalar = peek(), Self.isIdentifierContinue(scalar) { advance() }
-        return Token(kind: .variable(text(nameStart, index)), start: start, end: index)
+        let name = text(nameStart, index)
+        if peekIs("."), let following = peek(1), Self.isIdentifierStart(following) || following == "#" || following == "@" {
+            // `$t.name`: a key path from a SUBQUERY's variable.
+            advance()
+            let path = try lexKeyPath()
+            let pathText: String
+            switch path.kind {
+            case .word(let word): pathText = word
+            case .key(let key): pathText = key
+            default: pathText = ""
+            }
+            return Token(kind: .variableKey(name, pathText), start: start, end: index)
+        }
+        return Token(kind: .variable(name), start: start, end: index)
     }
 
     /// `42`, `-7`, `0x1F`, `0o17`, `0b101`, `1.5`, `.5`, `1.5e-3`.

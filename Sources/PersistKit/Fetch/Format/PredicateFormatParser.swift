@@ -56,12 +56,15 @@ struct PredicateFormatParser {
     }
 
     private static let unsupportedWords: Set<String> = [
-        "ANY", "ALL", "SOME", "NONE", "SUBQUERY", "SELF", "FUNCTION", "CAST", "ANYKEY",
+        "SELF", "FUNCTION", "CAST", "ANYKEY",
     ]
     private static let reservedWords: Set<String> = [
         "AND", "OR", "NOT", "IN", "LIKE", "CONTAINS", "BEGINSWITH", "ENDSWITH", "MATCHES", "BETWEEN",
         "TRUEPREDICATE", "FALSEPREDICATE", "NIL", "NULL", "YES", "NO", "TRUE", "FALSE",
     ]
+    private static let quantifiers: [String: PredicateFormatQuantifier] = ["ANY": .any, "SOME": .any, "ALL": .all, "NONE": .none]
+    /// The deepest nesting of SUBQUERY expressions accepted.
+    static let maximumSubqueryNesting = 8
 
     private let scalars: [Unicode.Scalar]
     private let diagnostics: PredicateFormatDiagnostics
@@ -69,6 +72,7 @@ struct PredicateFormatParser {
     private let argumentCount: Int
     private var current: Token
     private var nesting = 0
+    private var subqueryNesting = 0
 
     private init(format: String, arguments: [Any]) {
         let scalars = Array(format.unicodeScalars)
@@ -172,7 +176,15 @@ struct PredicateFormatParser {
         if case .end = current.kind {
             throw error(current, "the format is empty")
         }
-        var frames = [GroupFrame(open: nil, negated: false)]
+        let result = try parseGroups(GroupFrame(open: nil, negated: false))
+        return try finish(result)
+    }
+
+    /// Parses terms joined by AND and OR, and parenthesized groups, until `root` closes: at the
+    /// end of the format (the caller checks it is), or at the ')' matching `root.open` (a
+    /// SUBQUERY's predicate), which it consumes.
+    private mutating func parseGroups(_ root: GroupFrame) throws(PersistError) -> Node {
+        var frames = [root]
         while true {
             let negated = try parseNots()
             if case .leftParen = current.kind {
@@ -208,7 +220,7 @@ struct PredicateFormatParser {
                 guard let result = frame.alternatives.node else {
                     throw error(current, "expected a predicate, found \(describe(current))")
                 }
-                guard let open = frame.open else { return try finish(result) }
+                guard let open = frame.open else { return result }
                 guard case .rightParen = current.kind else {
                     if case .end = current.kind {
                         throw error(current, "unbalanced parentheses: expected ')' to close the '(' at position \(position(open))")
@@ -218,6 +230,7 @@ struct PredicateFormatParser {
                 nesting &-= 1
                 try advance()
                 term = frame.negated ? Self.negate(result) : result
+                if frames.isEmpty { return term }
             }
         }
     }
@@ -389,10 +402,19 @@ struct PredicateFormatParser {
         case .key(let key):
             try advance()
             return .key(key, position: position(token))
+        case .variableKey(let variable, let path):
+            try advance()
+            return .variableKey(variable: variable, path: path, position: position(token))
         case .word(let word):
             if let value = keywordValue {
                 try advance()
                 return .value(value, position: position(token))
+            }
+            if let quantifier = currentWord.flatMap({ Self.quantifiers[$0] }) {
+                return try parseQuantified(quantifier, context: context)
+            }
+            if currentWord == "SUBQUERY" {
+                return try parseSubquery()
             }
             if let upper = currentWord {
                 if Self.unsupportedWords.contains(upper) {
@@ -412,6 +434,77 @@ struct PredicateFormatParser {
             }
             throw error(token, "expected a key or value\(context), found \(describe(token))")
         }
+    }
+
+    /// `ANY tags.name` (the current token is the quantifier): the key path that follows.
+    private mutating func parseQuantified(_ quantifier: PredicateFormatQuantifier,
+                                          context: String) throws(PersistError) -> PredicateFormatOperand {
+        let token = current
+        try advance()
+        let keyToken = current
+        switch current.kind {
+        case .key(let key):
+            try advance()
+            return .quantified(quantifier, .key(key, position: position(keyToken)), position: position(token))
+        case .variableKey(let variable, let path):
+            try advance()
+            return .quantified(quantifier, .variableKey(variable: variable, path: path, position: position(keyToken)),
+                               position: position(token))
+        case .word(let word) where keywordValue == nil && !Self.reservedWords.contains(currentWord ?? "")
+            && Self.quantifiers[currentWord ?? ""] == nil && currentWord != "SUBQUERY":
+            try advance()
+            return .quantified(quantifier, .key(word, position: position(keyToken)), position: position(token))
+        default:
+            throw error(current, "expected a key path after \(describe(token))\(context), found \(describe(current))")
+        }
+    }
+
+    /// `SUBQUERY(collection, $variable, predicate).@count` (the current token is `SUBQUERY`).
+    private mutating func parseSubquery() throws(PersistError) -> PredicateFormatOperand {
+        let token = current
+        try advance()
+        guard case .leftParen = current.kind else {
+            throw error(current, "expected '(' after SUBQUERY, found \(describe(current))")
+        }
+        let open = current
+        try enterNesting(open)
+        subqueryNesting += 1
+        defer { subqueryNesting -= 1 }
+        if subqueryNesting > Self.maximumSubqueryNesting {
+            throw error(token, "SUBQUERY expressions are nested too deeply (more than \(Self.maximumSubqueryNesting))")
+        }
+        try advance()
+        let collectionToken = current
+        let collection: PredicateFormatOperand
+        switch current.kind {
+        case .key(let key): collection = .key(key, position: position(current))
+        case .variableKey(let variable, let path): collection = .variableKey(variable: variable, path: path, position: position(current))
+        case .word(let word) where keywordValue == nil && !Self.reservedWords.contains(currentWord ?? ""):
+            collection = .key(word, position: position(current))
+        default:
+            throw error(current, "expected the key path of a to-many relationship as SUBQUERY's first argument, found \(describe(current))")
+        }
+        try advance()
+        try expectComma(after: collectionToken)
+        guard case .variable(let variable) = current.kind else {
+            throw error(current, "expected a variable ($x) as SUBQUERY's second argument, found \(describe(current))")
+        }
+        let variableToken = current
+        try advance()
+        try expectComma(after: variableToken)
+        let predicate = try parseGroups(GroupFrame(open: open, negated: false))
+        guard case .key(let suffix) = current.kind, suffix == "@count" else {
+            throw error(current, "expected .@count after SUBQUERY(...) (the number of objects that match), found \(describe(current))")
+        }
+        try advance()
+        return .subqueryCount(collection: collection, variable: variable, predicate: predicate.expression, position: position(token))
+    }
+
+    private mutating func expectComma(after token: Token) throws(PersistError) {
+        guard case .comma = current.kind else {
+            throw error(current, "expected ',' after \(describe(token)) in SUBQUERY, found \(describe(current))")
+        }
+        try advance()
     }
 
     /// `nil`, `NULL`, `YES`, `TRUE`, `NO`, `FALSE` for the current token.

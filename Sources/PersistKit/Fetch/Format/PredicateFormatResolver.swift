@@ -9,7 +9,17 @@ import Foundation
 struct PredicateFormatResolver {
     let format: String
     let arguments: [Any]
+    /// The entity keys resolve against: the predicate's, or a SUBQUERY's destination.
     let entity: EntityDescription
+    /// The variable of the innermost SUBQUERY being resolved (`$t`), if any.
+    var variable: String?
+
+    init(format: String, arguments: [Any], entity: EntityDescription, variable: String? = nil) {
+        self.format = format
+        self.arguments = arguments
+        self.entity = entity
+        self.variable = variable
+    }
 
     func resolve(_ expression: PredicateFormatExpression) throws -> PredicateNode {
         switch expression {
@@ -23,7 +33,7 @@ struct PredicateFormatResolver {
         }
     }
 
-    private func fail(_ message: String, at position: Int, attribute: String? = nil) -> PersistError {
+    func fail(_ message: String, at position: Int, attribute: String? = nil) -> PersistError {
         PersistError(.invalidPredicate, "\(message) at position \(position) in predicate format \"\(format)\"",
                      entity: entity.name, attribute: attribute)
     }
@@ -31,35 +41,38 @@ struct PredicateFormatResolver {
     private func comparison(_ lhs: PredicateFormatOperand, _ op: PredicateFormatOperator,
                             _ options: StringComparisonOptions, _ rhs: PredicateFormatOperand,
                             _ position: Int) throws -> PredicateNode {
-        let key: String, keyPosition: Int, value: PredicateFormatValue, flipped: Bool
-        switch (lhs, rhs) {
-        case (.key(let name, let at), .value(let constant, _)):
-            (key, keyPosition, value, flipped) = (name, at, constant, false)
-        case (.value(let constant, _), .key(let name, let at)):
-            (key, keyPosition, value, flipped) = (name, at, constant, true)
-        case (.key, .key):
+        let left = try subject(lhs), right = try subject(rhs)
+        let subject: Subject, value: PredicateFormatValue, flipped: Bool
+        switch (left, right) {
+        case (.some(let found), nil):
+            guard case .value(let constant, _) = rhs else { throw fail("A comparison needs a value on one side", at: position) }
+            (subject, value, flipped) = (found, constant, false)
+        case (nil, .some(let found)):
+            guard case .value(let constant, _) = lhs else { throw fail("A comparison needs a value on one side", at: position) }
+            (subject, value, flipped) = (found, constant, true)
+        case (.some, .some):
             throw fail("Comparing two keys is not supported", at: position)
-        case (.value, .value):
+        case (nil, nil):
             throw fail("A comparison needs a key on one side", at: position)
         }
-        if key.contains(".") {
-            throw fail("Key paths through relationships (\(key)) are not supported yet", at: keyPosition, attribute: key)
-        }
-        guard let attribute = entity.attribute(named: key) else {
-            throw fail("Unknown key '\(key)': \(entity.name) has " + entity.attributeNames.joined(separator: ", "),
-                       at: keyPosition, attribute: key)
-        }
+        return try comparison(subject, op, options, flipped: flipped, value: value, at: position)
+    }
+
+    /// The node comparing a plain (or dotted, through to-ones) key with a value.
+    func attributeComparison(_ attribute: AttributeDescription, key: String, _ op: PredicateFormatOperator,
+                             _ options: StringComparisonOptions, flipped: Bool, value: PredicateFormatValue,
+                             at position: Int) throws -> PredicateNode {
         if case .variable(let name) = value {
             try checkOperator(op, options, flipped: flipped, for: attribute, at: position)
             return .variable(PredicateVariable(name: name, attribute: key, op: op, options: options, flipped: flipped,
                                                position: position, format: format, entity: entity))
         }
-        return try node(attribute, op, options, flipped: flipped, value: try swiftValue(value, at: position), at: position)
+        return try node(attribute, key: key, op, options, flipped: flipped, value: try swiftValue(value, at: position), at: position)
     }
 
     /// What the operator allows whatever the value: checked at once for a `$VARIABLE`, whose
     /// value comes later.
-    private func checkOperator(_ op: PredicateFormatOperator, _ options: StringComparisonOptions, flipped: Bool,
+    func checkOperator(_ op: PredicateFormatOperator, _ options: StringComparisonOptions, flipped: Bool,
                                for attribute: AttributeDescription, at position: Int) throws {
         let key = attribute.name
         switch op {
@@ -86,10 +99,10 @@ struct PredicateFormatResolver {
 
     /// The node comparing `attribute` with a Swift value (an argument, a literal, or a
     /// variable's substituted value).
-    func node(_ attribute: AttributeDescription, _ op: PredicateFormatOperator, _ options: StringComparisonOptions,
+    func node(_ attribute: AttributeDescription, key: String? = nil, _ op: PredicateFormatOperator, _ options: StringComparisonOptions,
               flipped: Bool, value swift: Any?, at position: Int) throws -> PredicateNode {
         try checkOperator(op, options, flipped: flipped, for: attribute, at: position)
-        let key = attribute.name
+        let key = key ?? attribute.name
         switch op {
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
             let comparisonOperator = try comparisonOperator(op)
@@ -127,12 +140,12 @@ struct PredicateFormatResolver {
                 throw fail("BETWEEN needs two bounds: an array [low, high], not \(ModelValueCoding.typeName(of: swift))",
                            at: position, attribute: key)
             }
-            return .and([try node(attribute, .greaterOrEqual, options, flipped: false, value: low, at: position),
-                         try node(attribute, .lessOrEqual, options, flipped: false, value: high, at: position)])
+            return .and([try node(attribute, key: key, .greaterOrEqual, options, flipped: false, value: low, at: position),
+                         try node(attribute, key: key, .lessOrEqual, options, flipped: false, value: high, at: position)])
         }
     }
 
-    private func comparisonOperator(_ op: PredicateFormatOperator) throws -> ComparisonOperator {
+    func comparisonOperator(_ op: PredicateFormatOperator) throws -> ComparisonOperator {
         switch op {
         case .equal: return .equal
         case .notEqual: return .notEqual
@@ -144,7 +157,7 @@ struct PredicateFormatResolver {
     }
 
     /// A constant as a Swift value (arguments looked up).
-    private func swiftValue(_ value: PredicateFormatValue, at position: Int) throws -> Any? {
+    func swiftValue(_ value: PredicateFormatValue, at position: Int) throws -> Any? {
         switch value {
         case .null: return nil
         case .bool(let b): return b
@@ -175,7 +188,7 @@ struct PredicateFormatResolver {
         return try stored(swift, for: attribute, at: position)
     }
 
-    private func stored(_ swift: Any?, for attribute: AttributeDescription, at position: Int) throws -> SQLValue {
+    func stored(_ swift: Any?, for attribute: AttributeDescription, at position: Int) throws -> SQLValue {
         // Numbers compare across integer and real, as in SQLite.
         if attribute.type.columnType == "INTEGER", attribute.type != .boolean {
             if let double = swift as? Double { return .real(double) }
@@ -197,7 +210,7 @@ struct PredicateFormatResolver {
 
     private func isCollection(_ value: Any) -> Bool { elements(of: value) != nil }
 
-    private func elements(of value: Any) -> [Any?]? {
+    func elements(of value: Any) -> [Any?]? {
         if value is String || value is Data { return nil }
         guard let sequence = value as? any Sequence else { return nil }
         return Self.collect(sequence)
