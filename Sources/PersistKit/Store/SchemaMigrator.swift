@@ -49,6 +49,9 @@ final class SchemaMigrator {
 
     /// Runs the stage's schema change.
     func run() throws {
+        // A statement a stage's code left part-way through would keep a table it reads from
+        // being dropped: the cache goes (statements are prepared again as needed).
+        connection.clearStatementCache()
         let actions = try change.entityTables.map { try action(for: $0) }
         totalRows = try rowsToCopy(actions)
         report("dropping removed tables")
