@@ -1,7 +1,7 @@
 import Foundation
 
 /// The JSON form of a model: what ``ManagedObjectModel/document`` writes and
-/// ``ManagedObjectModel/init(document:)`` reads.
+/// ``ManagedObjectModel/init(document:version:)`` reads.
 struct ModelDocument: Codable {
     static let currentFormatVersion = 1
 
