@@ -159,6 +159,10 @@ final class InferredMigrationTests: XCTestCase {
         let container = try Base.migrate(to: [Base.project(), Base.task(attributes), Base.tag()], in: directory)
         XCTAssertEqual(try taskRows(container, "notes, rank").map { $0.map(\.description) },
                        [["'2 litres'", "3"], ["'about ''tea'''", "-2"], ["'(none)'", "7"], ["'(none)'", "0"]])
+        // The table was copied (SQLite cannot change NOT NULL in place): the links to and from
+        // its rows are all there.
+        XCTAssertEqual(try taskRows(container, "project").map { $0[0] }, [.integer(1), .integer(2), .integer(1), .null])
+        XCTAssertEqual(try Base.links(container, "_persistkit_join_Tag_tasks"), ["1-1", "2-1", "2-2"])
         let context = container.newContext()
         let task = try XCTUnwrap(context.fetch(FetchRequest<ManagedObject>(entityName: "Task")).first)
         try task.setValue(nil, forKey: "title")

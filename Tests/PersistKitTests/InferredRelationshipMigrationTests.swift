@@ -101,6 +101,40 @@ final class InferredRelationshipMigrationTests: XCTestCase {
                        ["green", "red"])
     }
 
+    /// An entity renamed takes the join tables it owns along (renamed with it, links kept).
+    func testRenamedEntityRenamesItsJoinTables() throws {
+        let directory = TemporaryDirectory()
+        let container = try Base.migrate(to: [
+            Base.project(),
+            Base.task(relationships: [Base.taskRelationships[0], relationship("tags", to: "Label", toMany: true, inverse: "tasks")]),
+            Base.tag(name: "Label", originalName: "Tag"),
+        ], in: directory)
+        XCTAssertEqual(try Base.links(container, "_persistkit_join_Label_tasks"), ["1-1", "2-1", "2-2"])
+    }
+
+    /// A table that refers to itself (a node's parent), copied: every link is kept.
+    func testSelfReferencingTableCopiedKeepsItsLinks() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("tree.sqlite")
+        func model(_ version: Int, nameOptional: Bool) throws -> ManagedObjectModel {
+            try documentModel(version, [entity("Node", [attribute("name", "string", optional: nameOptional,
+                                                                  default: nameOptional ? nil : ["text": "?"])],
+                relationships: [relationship("parent", to: "Node", inverse: "children"),
+                                relationship("children", to: "Node", toMany: true, inverse: "parent")])])
+        }
+        try writeStore(at: url, model: model(1, nameOptional: true)) { context in
+            let root = try insert("Node", ["name": "root"], into: context)
+            let child = try insert("Node", [:], into: context)
+            try child.setRelatedObjects([root], forKey: "parent")
+            let leaf = try insert("Node", ["name": "leaf"], into: context)
+            try leaf.setRelatedObjects([child], forKey: "parent")
+        }
+        let container = try openMigrating(url, to: model(2, nameOptional: false), from: [model(1, nameOptional: true)])
+        try assertSchemaMatchesFreshStore(container)
+        XCTAssertEqual(try rows(container, "SELECT _pk, name, parent FROM Node ORDER BY _pk").map { $0.map(\.description) },
+                       [["1", "'root'", "NULL"], ["2", "'?'", "1"], ["3", "'leaf'", "2"]])
+    }
+
     /// Ordered to-manys keep their order: through a position column (inverse to-one) and
     /// through a join table's positions, across renames of either side.
     func testOrderedRelationshipsKeepTheirOrder() throws {

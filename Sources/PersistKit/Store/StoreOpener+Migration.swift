@@ -69,7 +69,9 @@ extension StoreOpener {
         while try statement.step() {
             count += 1
             if broken.count < 5 {
-                broken.append("\(statement.string(at: 0)) row \(statement.int64(at: 1)) refers to a missing \(statement.string(at: 2))")
+                // (A join table has no rowid to name.)
+                let row = statement.isNull(at: 1) ? "a row" : "row \(statement.int64(at: 1))"
+                broken.append("\(statement.string(at: 0)) \(row) refers to a missing \(statement.string(at: 2))")
             }
         }
         guard count > 0 else { return }
