@@ -215,6 +215,27 @@ final class InferredMigrationTests: XCTestCase {
         assertSameFiles(before, try directorySnapshot(directory.url))
     }
 
+    /// An original name left in later versions is harmless (the name matches first), but one
+    /// that names another property still there in the old version is ambiguous: refused,
+    /// rather than dropping one of the two.
+    func testAmbiguousOriginalNameIsRefused() throws {
+        var attributes = Base.taskAttributes
+        attributes[1] = attribute("notes", "string", optional: true, originalName: "title")
+        attributes.remove(at: 0)
+        let version2 = try documentModel(2, [Base.project(), Base.task(attributes), Base.tag()])
+        let error = expectPersistError(try MigrationPlan(models: [Base.version1()]).check(upTo: version2), [.incompatibleModel])
+        XCTAssertEqual(error?.attribute, "notes")
+        XCTAssertTrue(error?.message.contains("has both") ?? false, error?.message ?? "")
+
+        let old = try documentModel(1, [entity("A", [attribute("x", "string")]), entity("B", [attribute("x", "string")])])
+        let new = try documentModel(2, [entity("B", [attribute("x", "string")], originalName: "A")])
+        let entityError = expectPersistError(try MigrationPlan(models: [old]).check(upTo: new), [.incompatibleModel])
+        XCTAssertEqual(entityError?.entity, "B")
+        // Still named in the version after the rename, where only the new name exists: fine.
+        let version3 = try documentModel(3, [entity("B", [attribute("y", "string", originalName: "x")], originalName: "A")])
+        try MigrationPlan(models: [documentModel(2, [entity("B", [attribute("y", "string", originalName: "x")])])]).check(upTo: version3)
+    }
+
     /// An `originalName` the old version does not have is a mistake, not a new attribute: the
     /// values would be lost.
     func testUnknownOriginalNameIsRefused() throws {

@@ -73,6 +73,14 @@ private struct Planner {
             claimedBy[source.name] = entity.name
             sources[entity.name] = source
         }
+        // Matched by name while its original name is in the old version too, unclaimed: which
+        // one the new entity continues is not clear, and the other's objects would be dropped.
+        for entity in new.entities {
+            if let original = entity.originalName, original != entity.name, old.entity(named: entity.name) != nil,
+               old.entity(named: original) != nil, claimedBy[original] == nil {
+                throw refuse(ambiguity(entity.name, original, "entities"), entity: entity.name)
+            }
+        }
         return sources
     }
 
@@ -106,7 +114,7 @@ private struct Planner {
                                    name: KeyPath<Property, String>, original: KeyPath<Property, String?>,
                                    lookup: (String) -> Property?, what: String) throws -> [Property?] {
         var claimedBy: [String: String] = [:]
-        return try properties.map { property in
+        let result: [Property?] = try properties.map { property in
             var previous = lookup(property[keyPath: name])
             var previousName = property[keyPath: name]
             if previous == nil, let originalName = property[keyPath: original] {
@@ -126,6 +134,20 @@ private struct Planner {
             claimedBy[previousName] = property[keyPath: name]
             return previous
         }
+        for property in properties {
+            let propertyName = property[keyPath: name]
+            if let original = property[keyPath: original], original != propertyName, lookup(original) != nil,
+               claimedBy[propertyName] == propertyName, claimedBy[original] == nil {
+                throw refuse(ambiguity("\(entity.name).\(propertyName)", original, "\(what)s of \(source.name)"),
+                             entity: entity.name, attribute: propertyName)
+            }
+        }
+        return result
+    }
+
+    private func ambiguity(_ name: String, _ original: String, _ what: String) -> String {
+        "\(name) says it was called \(original), but version \(old.version) has both \(what) (\(original) and its own name): "
+            + "the migration would keep one and drop the other; remove the original name, or rename in two versions"
     }
 
     private func attributeSource(_ attribute: AttributeDescription, of entity: EntityDescription,

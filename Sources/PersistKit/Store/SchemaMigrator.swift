@@ -223,6 +223,14 @@ final class SchemaMigrator {
         try checkRequiredValues(table)
         let temporary = temporaryName()
         try connection.execute(SchemaSQL.createTable(for: entity, named: temporary))
+        try copyRows(table, into: temporary)
+        try connection.execute("DROP TABLE \(old)")
+        try connection.execute("ALTER TABLE \(SQLName.quote(temporary)) RENAME TO \(old)")
+    }
+
+    /// Copies every row of the table into `temporary`, in primary-key order, a chunk per
+    /// statement: each column from its source (an old column, a value, or both).
+    private func copyRows(_ table: SchemaChange.EntityTable, into temporary: String) throws {
         var expressions: [String] = []
         var values: [SQLValue] = []
         for origin in table.columns {
@@ -238,9 +246,10 @@ final class SchemaMigrator {
             }
         }
         let primaryKey = SQLName.quote(SchemaSQL.primaryKey), version = SQLName.quote(SchemaSQL.version)
-        let targets = SchemaSQL.columnNames(for: entity).map(SQLName.quote).joined(separator: ", ")
+        let targets = SchemaSQL.columnNames(for: table.entity).map(SQLName.quote).joined(separator: ", ")
         let copy = try connection.prepare("INSERT INTO \(SQLName.quote(temporary)) (\(targets)) SELECT \(primaryKey), \(version)"
-            + expressions.map { ", " + $0 }.joined() + " FROM \(old) WHERE \(primaryKey) > ? ORDER BY \(primaryKey) LIMIT \(Self.copyChunk)")
+            + expressions.map { ", " + $0 }.joined() + " FROM \(SQLName.quote(table.entity.name)) WHERE \(primaryKey) > ? "
+            + "ORDER BY \(primaryKey) LIMIT \(Self.copyChunk)")
         var last = Int64.min
         while true {
             copy.reset()
@@ -249,12 +258,10 @@ final class SchemaMigrator {
             let copied = connection.changes
             guard copied > 0 else { break }
             rowsDone += copied
-            report("copying \(entity.name)")
+            report("copying \(table.entity.name)")
             last = try connection.singleInt("SELECT max(\(primaryKey)) FROM \(SQLName.quote(temporary))") ?? last
             if copied < Self.copyChunk { break }
         }
-        try connection.execute("DROP TABLE \(old)")
-        try connection.execute("ALTER TABLE \(SQLName.quote(temporary)) RENAME TO \(old)")
     }
 
     /// A column becoming required must have a value in every row: an old column's NULLs
