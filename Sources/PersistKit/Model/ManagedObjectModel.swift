@@ -72,6 +72,7 @@ public final class ManagedObjectModel: Sendable {
         guard version >= 1 else {
             throw PersistError(.invalidModel, "A model version is 1 or more, not \(version)")
         }
+        self.version = version
         try Self.checkNames(declared)
         let entities = try RelationshipResolver.resolve(declared)
         var byName: [String: EntityDescription] = [:]
@@ -81,7 +82,6 @@ public final class ManagedObjectModel: Sendable {
             if entity.isClassBacked { byClass[ObjectIdentifier(entity.objectClass)] = entity }
         }
         self.entities = entities
-        self.version = version
         hasRelationships = entities.contains { !$0.relationships.isEmpty }
         entitiesByName = byName
         entitiesByClass = byClass

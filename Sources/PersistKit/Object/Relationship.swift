@@ -16,7 +16,7 @@
 ///
 /// Name the inverse on one side (`inverse:`); the other side finds it. A relationship without
 /// an inverse must say so: `@Relationship(inverse: .none)`. Reading a relationship of a fetched
-/// object loads it then (a fault); `FetchRequest.relationshipKeyPathsForPrefetching` loads it
+/// object loads it then (a fault); a fetch request's `relationshipKeyPathsForPrefetching` loads it
 /// for every fetched object in one query.
 @propertyWrapper
 public struct Relationship<Value: RelationshipValue> {
