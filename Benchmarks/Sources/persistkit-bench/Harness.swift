@@ -36,6 +36,7 @@ enum Workload: String, CaseIterable {
     case controllerBatch = "controller-1000-changes"
     case controllerCatchUp = "controller-catch-up"
     case iterate = "iterate-1m"
+    case migrate = "migrate-1m"
 }
 
 /// Sizes and repetitions of one run.
@@ -44,6 +45,8 @@ struct Config {
     var objectCount: Int
     /// Rows iterated by `iterate-1m`.
     var iterateCount: Int
+    /// Rows of the store `migrate-1m` migrates.
+    var migrateCount: Int
     /// Measured rounds (after one warm-up round).
     var rounds: Int
     /// Objects changed by `update`.
@@ -55,9 +58,9 @@ struct Config {
     var oneChangesPerRoundPersistKit: Int
     var oneChangesPerRoundGRDB: Int
 
-    static let full = Config(objectCount: 100_000, iterateCount: 1_000_000, rounds: 5, updateCount: 1_000,
+    static let full = Config(objectCount: 100_000, iterateCount: 1_000_000, migrateCount: 1_000_000, rounds: 5, updateCount: 1_000,
                              batchChanges: 1_000, oneChangesPerRoundPersistKit: 200, oneChangesPerRoundGRDB: 3)
-    static let quick = Config(objectCount: 10_000, iterateCount: 10_000, rounds: 3, updateCount: 1_000,
+    static let quick = Config(objectCount: 10_000, iterateCount: 10_000, migrateCount: 10_000, rounds: 3, updateCount: 1_000,
                               batchChanges: 1_000, oneChangesPerRoundPersistKit: 50, oneChangesPerRoundGRDB: 3)
 }
 

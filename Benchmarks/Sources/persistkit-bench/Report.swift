@@ -11,7 +11,7 @@ struct Goal {
         case .fetch, .fetchPredicate, .update, .count: return Goal(kind: .ratioToRaw(1.5))
         case .controllerOneChange: return Goal(kind: .milliseconds(1))
         case .controllerBatch: return Goal(kind: .milliseconds(20))
-        case .controllerCatchUp, .iterate: return nil   // catch-up: its ratio to a fresh fetch is logged
+        case .controllerCatchUp, .iterate, .migrate: return nil   // catch-up: its ratio to a fresh fetch is logged
         }
     }
 

@@ -45,6 +45,7 @@ func makeSubject(_ workload: Workload, _ variant: Variant, env: Environment) thr
 
     case (.iterate, .persistkit): return nil   // no batched fetching in PersistKit yet
     case (.iterate, _): return nil             // built by runIterate (child processes)
+    case (.migrate, _): return nil             // built by runMigrate (a fresh store copy per round)
     }
 }
 

@@ -85,6 +85,8 @@ func run() throws {
         let row: ResultRow
         if workload == .iterate {
             row = try runIterate(env: env, variants: options.variants)
+        } else if workload == .migrate {
+            row = try runMigrate(env: env, variants: options.variants)
         } else {
             var subjects: [Subject] = []
             for variant in options.variants {

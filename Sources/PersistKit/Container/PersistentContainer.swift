@@ -15,21 +15,36 @@ public final class PersistentContainer: Sendable {
     let store: SQLiteStore
     @MainActor private var mainContext: ManagedObjectContext?
 
+    /// What opening the store migrated: nil when the store was new or already of the model's
+    /// version.
+    public let migrationReport: MigrationReport?
+
     /// Opens (or creates) the store for `model`.
     ///
     /// A new store is created in one transaction; a file whose creation never finished (the
     /// process was killed) is created again. A store this process cannot write opens
-    /// read-only (see ``isReadOnly``).
+    /// read-only (see ``isReadOnly``). A store written by an older version of the model is
+    /// migrated first, in one transaction, by the ``Options/migrationPlan`` (see
+    /// <doc:MigratingAModel>).
+    ///
+    /// ```swift
+    /// let container = try PersistentContainer(model: model, store: .sqlite(url), options: .init(migrationPlan: plan))
+    /// ```
     ///
     /// - Throws: ``PersistError``: `.notADatabase` for a file that is not an SQLite database
     ///   (or is truncated or damaged), `.incompatibleModel` for a store written with another
-    ///   model or a newer store format, or whose tables and columns do not match the model
-    ///   (the files are left untouched), `.cannotOpenStore` for a missing directory, a new
-    ///   store in a read-only location, or a locked database.
-    public init(model: ManagedObjectModel, store: StoreDescription) throws {
+    ///   model, a newer version of the model or a newer store format, an older version with no
+    ///   migration plan or no way through it, or whose tables and columns do not match the
+    ///   model (the files are left untouched), `.cannotOpenStore` for a missing directory, a new
+    ///   store in a read-only location, or a locked database; a migration's own errors
+    ///   (duplicates for a new uniqueness constraint, an error a custom stage throws), after
+    ///   which the store is as it was.
+    public init(model: ManagedObjectModel, store: StoreDescription, options: Options = Options()) throws {
         self.model = model
         storeDescription = store
-        self.store = try SQLiteStore(model: model, description: store)
+        let migrator = try options.migrationPlan?.migrator(for: model, progress: options.migrationProgress)
+        self.store = try SQLiteStore(model: model, description: store, migrator: migrator)
+        migrationReport = migrator?.report
     }
 
     /// Whether the store is read-only: opened with `readOnly: true`, or not writable by this

@@ -14,9 +14,12 @@ public struct AttributeDescription: Sendable, Hashable {
     public let valueTypeName: String
     /// The rules a value must satisfy at save (none for attributes of document models).
     public let validation: AttributeValidation
+    /// The attribute's name in the previous model version, when this version renamed it
+    /// (`@Attribute(originalName:)`); a migration keeps its values.
+    public let originalName: String?
 
     init(name: String, type: AttributeType, isOptional: Bool, defaultValue: SQLValue?, index: Int,
-         valueTypeName: String, validation: AttributeValidation = AttributeValidation()) {
+         valueTypeName: String, validation: AttributeValidation = AttributeValidation(), originalName: String? = nil) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -24,6 +27,7 @@ public struct AttributeDescription: Sendable, Hashable {
         self.index = index
         self.valueTypeName = valueTypeName
         self.validation = validation
+        self.originalName = originalName
     }
 
     /// Whether a value must be set before save: not optional and no initial value.
@@ -33,11 +37,12 @@ public struct AttributeDescription: Sendable, Hashable {
     /// placeholder and fails validation if still unset at save).
     var initialStoredValue: SQLValue { defaultValue ?? .null }
 
-    /// Whether two descriptions describe the same attribute, default and validation included.
+    /// Whether two descriptions describe the same attribute, default, validation and original name included.
     public static func == (lhs: AttributeDescription, rhs: AttributeDescription) -> Bool {
         lhs.name == rhs.name && lhs.type == rhs.type && lhs.isOptional == rhs.isOptional
             && lhs.index == rhs.index && SQLValue.identical(lhs.defaultValue ?? .null, rhs.defaultValue ?? .null)
             && (lhs.defaultValue == nil) == (rhs.defaultValue == nil) && lhs.validation == rhs.validation
+            && lhs.originalName == rhs.originalName
     }
 
     /// Hashes the name, type and index.

@@ -21,6 +21,9 @@ public final class EntityDescription: @unchecked Sendable {
     public let uniquenessConstraints: [[String]]
     /// The relationships, in declaration order (resolved against the model: inverses and storage).
     public let relationships: [RelationshipDescription]
+    /// The entity's name in the previous model version, when this version renamed it
+    /// (``ManagedObject/originalEntityName``); a migration keeps its objects.
+    public let originalName: String?
 
     /// The relationships as declared by the class or document, before the model resolves them.
     let declaredRelationships: [RelationshipDeclaration]
@@ -56,8 +59,9 @@ public final class EntityDescription: @unchecked Sendable {
     init(name: String, objectClass: ManagedObject.Type, isClassBacked: Bool,
          attributes: [AttributeDescription], valueTypes: [(any AttributeValue.Type)?],
          uniquenessConstraints: [[String]], declaredRelationships: [RelationshipDeclaration] = [],
-         relationships: [RelationshipDescription]? = nil) {
+         relationships: [RelationshipDescription]? = nil, originalName: String? = nil) {
         self.name = name
+        self.originalName = originalName
         self.objectClass = objectClass
         self.isClassBacked = isClassBacked
         self.attributes = attributes
@@ -167,7 +171,8 @@ public final class EntityDescription: @unchecked Sendable {
     func resolving(_ relationships: [RelationshipDescription]) -> EntityDescription {
         let entity = EntityDescription(name: name, objectClass: objectClass, isClassBacked: isClassBacked, attributes: attributes,
                                        valueTypes: valueTypes, uniquenessConstraints: uniquenessConstraints,
-                                       declaredRelationships: declaredRelationships, relationships: relationships)
+                                       declaredRelationships: declaredRelationships, relationships: relationships,
+                                       originalName: originalName)
         if isClassBacked {
             entity.installProbe(objectClass.init(entity: entity, insertInto: nil))
         }

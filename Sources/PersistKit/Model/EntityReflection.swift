@@ -102,7 +102,8 @@ enum EntityReflection {
         }
         let entity = EntityDescription(name: name, objectClass: objectClass, isClassBacked: true,
                                        attributes: attributes, valueTypes: valueTypes,
-                                       uniquenessConstraints: constraints, declaredRelationships: relationships)
+                                       uniquenessConstraints: constraints, declaredRelationships: relationships,
+                                       originalName: objectClass.originalEntityName)
         let realProbe = objectClass.init(entity: entity, insertInto: nil)
         entity.installProbe(realProbe)
         return entity
@@ -131,7 +132,8 @@ enum EntityReflection {
         let attribute = AttributeDescription(
             name: attributeName, type: valueType.attributeType, isOptional: valueType.isOptionalAttribute,
             defaultValue: valueType.isOptionalAttribute && defaultValue == .null ? nil : defaultValue,
-            index: index, valueTypeName: String(describing: valueType), validation: declared.validation)
+            index: index, valueTypeName: String(describing: valueType), validation: declared.validation,
+            originalName: wrapper.originalName)
         return (attribute, declared.isUnique)
     }
 

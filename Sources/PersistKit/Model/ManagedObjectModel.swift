@@ -3,13 +3,17 @@ import Foundation
 /// The entities an application stores, described once and checked at creation.
 ///
 /// ```swift
-/// let model = try ManagedObjectModel(entities: [TaskItem.self, Project.self])
+/// let model = try ManagedObjectModel(entities: [TaskItem.self, Project.self], version: 2)
 /// model.document        // the model document (JSON), for committing and comparing
 /// model.versionHash     // changes when the stored schema would change
 /// ```
 public final class ManagedObjectModel: Sendable {
     /// The entities, in the order given.
     public let entities: [EntityDescription]
+    /// The model's version: 1 for the first release, one more for each release that changed
+    /// it. A store remembers the version that wrote it; a store of an older version is
+    /// migrated when opened with a ``MigrationPlan`` (see <doc:MigratingAModel>).
+    public let version: Int
     private let entitiesByName: [String: EntityDescription]
     private let entitiesByClass: [ObjectIdentifier: EntityDescription]
     /// Whether any entity has a relationship (saves then map temporary keys to new ones).
@@ -17,10 +21,17 @@ public final class ManagedObjectModel: Sendable {
 
     /// Builds a model from `ManagedObject` subclasses, reflecting each class once.
     ///
+    /// ```swift
+    /// let model = try ManagedObjectModel(entities: [TaskItem.self, Project.self], version: 2)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - classes: The entities' classes.
+    ///   - version: The model's version (1 when not given), at least 1.
     /// - Throws: ``PersistError`` with code `.invalidModel` for a duplicate entity (names are
     ///   compared without case, as SQLite does), a name SQLite cannot take or PersistKit
-    ///   reserves, or an attribute whose initial value cannot be encoded.
-    public convenience init(entities classes: [ManagedObject.Type]) throws {
+    ///   reserves, an attribute whose initial value cannot be encoded, or a version below 1.
+    public convenience init(entities classes: [ManagedObject.Type], version: Int = 1) throws {
         var described: [EntityDescription] = []
         for objectClass in classes {
             switch EntityReflection.entity(for: objectClass) {
@@ -28,14 +39,22 @@ public final class ManagedObjectModel: Sendable {
             case .failure(let error): throw error
             }
         }
-        try self.init(described)
+        try self.init(described, version: version)
     }
 
     /// Loads a model from a model document made by ``document``. Its objects are plain
     /// ``ManagedObject``s, read and written with `value(forKey:)` and `setValue(_:forKey:)`.
     ///
+    /// ```swift
+    /// let version1 = try ManagedObjectModel(document: Data(contentsOf: schema.appendingPathComponent("1.json")), version: 1)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - document: The JSON of a model document.
+    ///   - version: The version the document describes (1 when not given): a document does not
+    ///     record it; the file it is committed as (`Schema/<Model>/<version>.json`) does.
     /// - Throws: ``PersistError`` with code `.invalidModel` when the document cannot be read.
-    public convenience init(document: Data) throws {
+    public convenience init(document: Data, version: Int = 1) throws {
         let decoded: ModelDocument
         do {
             decoded = try JSONDecoder().decode(ModelDocument.self, from: document)
@@ -46,10 +65,14 @@ public final class ManagedObjectModel: Sendable {
             throw PersistError(.invalidModel,
                 "The model document has format version \(decoded.formatVersion); this PersistKit reads version \(ModelDocument.currentFormatVersion)")
         }
-        try self.init(decoded.entities.map { try $0.makeEntity() })
+        try self.init(decoded.entities.map { try $0.makeEntity() }, version: version)
     }
 
-    private init(_ declared: [EntityDescription]) throws {
+    private init(_ declared: [EntityDescription], version: Int) throws {
+        guard version >= 1 else {
+            throw PersistError(.invalidModel, "A model version is 1 or more, not \(version)")
+        }
+        self.version = version
         try Self.checkNames(declared)
         let entities = try RelationshipResolver.resolve(declared)
         var byName: [String: EntityDescription] = [:]
@@ -77,6 +100,18 @@ public final class ManagedObjectModel: Sendable {
                     entity: entity.name)
             }
             byLowercasedName[entity.name.lowercased()] = entity.name
+        }
+        var originals: [String: String] = [:]
+        for entity in entities {
+            guard let original = entity.originalName else { continue }
+            if let problem = ModelNames.problem(withEntityName: original) {
+                throw PersistError(.invalidModel, "The original name of \(entity.name): " + problem, entity: entity.name)
+            }
+            if let other = originals[original.lowercased()] {
+                throw PersistError(.invalidModel, "Entities \(other) and \(entity.name) both say they were \(original) before",
+                                   entity: entity.name)
+            }
+            originals[original.lowercased()] = entity.name
         }
     }
 

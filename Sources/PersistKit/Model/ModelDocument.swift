@@ -1,7 +1,7 @@
 import Foundation
 
 /// The JSON form of a model: what ``ManagedObjectModel/document`` writes and
-/// ``ManagedObjectModel/init(document:)`` reads.
+/// ``ManagedObjectModel/init(document:version:)`` reads.
 struct ModelDocument: Codable {
     static let currentFormatVersion = 1
 
@@ -10,6 +10,9 @@ struct ModelDocument: Codable {
         var attributes: [Attribute]
         var relationships: [Relationship]
         var uniquenessConstraints: [[String]]
+        /// The name in the previous model version, when this version renamed the entity
+        /// (absent otherwise, so documents of models without renames keep their bytes).
+        var originalName: String?
     }
 
     struct Attribute: Codable {
@@ -17,6 +20,7 @@ struct ModelDocument: Codable {
         var type: AttributeType
         var optional: Bool
         var defaultValue: StoredValue?
+        var originalName: String?
     }
 
     /// A relationship: its destination entity, kind, inverse (nil for a one-way one), delete
@@ -30,6 +34,7 @@ struct ModelDocument: Codable {
         var deleteRule: String
         var minimumCount: Int?
         var maximumCount: Int?
+        var originalName: String?
     }
 
     /// A stored value, tagged with its storage class so documents round-trip exactly:
@@ -99,14 +104,15 @@ struct ModelDocument: Codable {
             Entity(name: entity.name,
                    attributes: entity.attributes.map {
                        Attribute(name: $0.name, type: $0.type, optional: $0.isOptional,
-                                 defaultValue: $0.defaultValue.map(StoredValue.init))
+                                 defaultValue: $0.defaultValue.map(StoredValue.init), originalName: $0.originalName)
                    },
                    relationships: entity.relationships.map {
                        Relationship(name: $0.name, destination: $0.destinationEntityName, toMany: $0.kind.isToMany,
                                     ordered: $0.kind == .orderedToMany ? true : nil, inverse: $0.inverseName,
-                                    deleteRule: $0.deleteRule.rawValue, minimumCount: $0.minimumCount, maximumCount: $0.maximumCount)
+                                    deleteRule: $0.deleteRule.rawValue, minimumCount: $0.minimumCount, maximumCount: $0.maximumCount,
+                                    originalName: $0.originalName)
                    },
-                   uniquenessConstraints: entity.uniquenessConstraints)
+                   uniquenessConstraints: entity.uniquenessConstraints, originalName: entity.originalName)
         }
     }
 
@@ -123,6 +129,9 @@ extension ModelDocument.Entity {
     func makeEntity() throws -> EntityDescription {
         if let problem = ModelNames.problem(withEntityName: name) {
             throw PersistError(.invalidModel, problem, entity: name)
+        }
+        if let originalName, let problem = ModelNames.problem(withEntityName: originalName) {
+            throw PersistError(.invalidModel, "The original name of \(name): " + problem, entity: name)
         }
         var seen = Set<String>()
         var descriptions: [AttributeDescription] = []
@@ -151,7 +160,8 @@ extension ModelDocument.Entity {
             }
             descriptions.append(AttributeDescription(
                 name: attribute.name, type: attribute.type, isOptional: attribute.optional,
-                defaultValue: defaultValue, index: descriptions.count, valueTypeName: attribute.type.rawValue))
+                defaultValue: defaultValue, index: descriptions.count, valueTypeName: attribute.type.rawValue,
+                originalName: attribute.originalName))
         }
         for constraint in uniquenessConstraints {
             for key in constraint where !seen.contains(key.lowercased()) {
@@ -176,10 +186,12 @@ extension ModelDocument.Entity {
             declarations.append(RelationshipDeclaration(
                 name: relationship.name, destination: .entityName(relationship.destination), kind: kind,
                 inverse: relationship.inverse.map { .name($0) } ?? .none, deleteRule: rule,
-                minimumCount: relationship.minimumCount, maximumCount: relationship.maximumCount))
+                minimumCount: relationship.minimumCount, maximumCount: relationship.maximumCount,
+                originalName: relationship.originalName))
         }
         return EntityDescription(name: name, objectClass: ManagedObject.self, isClassBacked: false,
                                  attributes: descriptions, valueTypes: descriptions.map { _ in nil },
-                                 uniquenessConstraints: uniquenessConstraints, declaredRelationships: declarations)
+                                 uniquenessConstraints: uniquenessConstraints, declaredRelationships: declarations,
+                                 originalName: originalName)
     }
 }

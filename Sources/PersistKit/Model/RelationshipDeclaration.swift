@@ -27,6 +27,8 @@ struct RelationshipDeclaration: @unchecked Sendable {
     let deleteRule: DeleteRule
     let minimumCount: Int?
     let maximumCount: Int?
+    /// The name in the previous model version, when this version renamed the relationship.
+    var originalName: String? = nil
 
     var destinationName: String {
         switch destination {
@@ -39,6 +41,7 @@ struct RelationshipDeclaration: @unchecked Sendable {
         var inverseName: String?
         if case .name(let name) = inverse { inverseName = name }
         return RelationshipDescription(name: name, destinationEntityName: destinationName, kind: kind, inverseName: inverseName,
-                                       deleteRule: deleteRule, minimumCount: minimumCount, maximumCount: maximumCount, index: index)
+                                       deleteRule: deleteRule, minimumCount: minimumCount, maximumCount: maximumCount, index: index,
+                                       originalName: originalName)
     }
 }

@@ -22,12 +22,15 @@ public struct RelationshipDescription: Sendable, Hashable {
     public let maximumCount: Int?
     /// The relationship's index among its entity's relationships.
     public let index: Int
+    /// The relationship's name in the previous model version, when this version renamed it
+    /// (`@Relationship(originalName:)`); a migration keeps its links.
+    public let originalName: String?
     /// How it is stored (computed by the model from both sides).
     let storage: RelationshipStorage
 
     init(name: String, destinationEntityName: String, kind: RelationshipKind, inverseName: String?,
          deleteRule: DeleteRule, minimumCount: Int?, maximumCount: Int?, index: Int,
-         storage: RelationshipStorage = .unresolved) {
+         storage: RelationshipStorage = .unresolved, originalName: String? = nil) {
         self.name = name
         self.destinationEntityName = destinationEntityName
         self.kind = kind
@@ -37,6 +40,7 @@ public struct RelationshipDescription: Sendable, Hashable {
         self.maximumCount = maximumCount
         self.index = index
         self.storage = storage
+        self.originalName = originalName
     }
 
     /// Whether a to-one must hold an object at save.
@@ -45,7 +49,7 @@ public struct RelationshipDescription: Sendable, Hashable {
     func resolved(_ storage: RelationshipStorage) -> RelationshipDescription {
         RelationshipDescription(name: name, destinationEntityName: destinationEntityName, kind: kind, inverseName: inverseName,
                                 deleteRule: deleteRule, minimumCount: minimumCount, maximumCount: maximumCount,
-                                index: index, storage: storage)
+                                index: index, storage: storage, originalName: originalName)
     }
 }
 

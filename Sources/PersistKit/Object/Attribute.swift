@@ -20,6 +20,8 @@ public struct Attribute<Value: AttributeValue> {
     @usableFromInline let initialValue: Value?
     /// The declared options (uniqueness, validation rules); read once, from the entity's probe.
     let options: [AttributeOption<Value>]
+    /// The attribute's name in the previous model version, when this version renamed it.
+    @usableFromInline let originalName: String?
     /// Set on the entity's probe object only, to find which wrapper a storage key path names.
     @usableFromInline var probeMark = false
 
@@ -28,6 +30,19 @@ public struct Attribute<Value: AttributeValue> {
     public init(wrappedValue: Value, _ options: AttributeOption<Value>...) {
         initialValue = wrappedValue
         self.options = options
+        originalName = nil
+    }
+
+    /// An attribute renamed since the previous model version, with an initial value: a
+    /// migration keeps its values (see <doc:MigratingAModel>).
+    ///
+    /// ```swift
+    /// @Attribute(originalName: "done") var isComplete = false
+    /// ```
+    public init(wrappedValue: Value, originalName: String, _ options: AttributeOption<Value>...) {
+        initialValue = wrappedValue
+        self.options = options
+        self.originalName = originalName
     }
 
     /// An attribute without an initial value. Optional attributes start as nil; other ones are
@@ -37,6 +52,7 @@ public struct Attribute<Value: AttributeValue> {
     public init() {
         initialValue = nil
         options = []
+        originalName = nil
     }
 
     /// An attribute without an initial value (see ``init()``), with options:
@@ -47,6 +63,19 @@ public struct Attribute<Value: AttributeValue> {
     public init(_ options: AttributeOption<Value>...) {
         initialValue = nil
         self.options = options
+        originalName = nil
+    }
+
+    /// An attribute renamed since the previous model version (`title` is now `name`): a
+    /// migration keeps its values under the new name (see <doc:MigratingAModel>).
+    ///
+    /// ```swift
+    /// @Attribute(originalName: "title") var name: String
+    /// ```
+    public init(originalName: String, _ options: AttributeOption<Value>...) {
+        initialValue = nil
+        self.options = options
+        self.originalName = originalName
     }
 
     /// Attributes live in their object's storage; this accessor is never used.
@@ -111,6 +140,7 @@ protocol AttributeWrapper {
     var hasInitialValue: Bool { get }
     var probeMark: Bool { get set }
     var optionKinds: [AttributeOptionKind] { get }
+    var originalName: String? { get }
     func initialStoredValue() throws -> SQLValue
 }
 

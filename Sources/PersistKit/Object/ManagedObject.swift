@@ -96,6 +96,16 @@ open class ManagedObject {
     /// entity, saved or pending. Override to declare them: `[["email"]]`.
     open class var uniquenessConstraints: [[String]] { [] }
 
+    /// The entity's name in the previous version of the model, when this version renamed it.
+    /// A migration then keeps the entity's objects under the new name (see <doc:MigratingAModel>).
+    ///
+    /// ```swift
+    /// final class Project: ManagedObject {
+    ///     override class var originalEntityName: String? { "Folder" }   // version 1 called it Folder
+    /// }
+    /// ```
+    open class var originalEntityName: String? { nil }
+
     /// Called once when the object is inserted into a context: set initial values here
     /// (a creation date, say). Changes made here are part of the insert.
     open func awakeFromInsert() {}

@@ -24,6 +24,8 @@ public struct Relationship<Value: RelationshipValue> {
     let deleteRule: DeleteRule
     let minimumCount: Int?
     let maximumCount: Int?
+    /// The relationship's name in the previous model version, when this version renamed it.
+    let originalName: String?
     /// Set on the entity's probe object only, to find which wrapper a storage key path names.
     var probeMark = false
 
@@ -33,17 +35,25 @@ public struct Relationship<Value: RelationshipValue> {
     ///   - deleteRule: What deleting this object does to the related ones (`.nullify` by default).
     ///   - minimumCount: The fewest related objects allowed at save (1 makes a to-one required).
     ///   - maximumCount: The most related objects allowed at save.
-    public init(deleteRule: DeleteRule = .nullify, minimumCount: Int? = nil, maximumCount: Int? = nil) {
+    ///   - originalName: The relationship's name in the previous model version, when this
+    ///     version renamed it: a migration keeps its links (see <doc:MigratingAModel>).
+    public init(deleteRule: DeleteRule = .nullify, minimumCount: Int? = nil, maximumCount: Int? = nil,
+                originalName: String? = nil) {
         inverse = .unspecified
+        self.originalName = originalName
         self.deleteRule = deleteRule
         self.minimumCount = minimumCount
         self.maximumCount = maximumCount
     }
 
     /// A relationship with its inverse: `@Relationship(inverse: \Project.tasks) var project: Project?`.
+    ///
+    /// `originalName:` names the relationship as the previous model version did, when this
+    /// version renamed it: `@Relationship(inverse: \Project.tasks, originalName: "folder")`.
     public init<Inverse: RelationshipValue>(inverse: KeyPath<Value.Destination, Inverse>, deleteRule: DeleteRule = .nullify,
-                                            minimumCount: Int? = nil, maximumCount: Int? = nil) {
+                                            minimumCount: Int? = nil, maximumCount: Int? = nil, originalName: String? = nil) {
         self.inverse = .keyPath(inverse)
+        self.originalName = originalName
         self.deleteRule = deleteRule
         self.minimumCount = minimumCount
         self.maximumCount = maximumCount
@@ -51,8 +61,9 @@ public struct Relationship<Value: RelationshipValue> {
 
     /// A one-way relationship: `@Relationship(inverse: .none) var owner: Person?`.
     public init(inverse: RelationshipInverse, deleteRule: DeleteRule = .nullify, minimumCount: Int? = nil,
-                maximumCount: Int? = nil) {
+                maximumCount: Int? = nil, originalName: String? = nil) {
         self.inverse = .none
+        self.originalName = originalName
         self.deleteRule = deleteRule
         self.minimumCount = minimumCount
         self.maximumCount = maximumCount
@@ -108,6 +119,7 @@ extension Relationship: RelationshipWrapper {
     static var kind: RelationshipKind { Value.relationshipKind }
     func declaration(named name: String) -> RelationshipDeclaration {
         RelationshipDeclaration(name: name, destination: .objectClass(Value.Destination.self), kind: Value.relationshipKind,
-                                inverse: inverse, deleteRule: deleteRule, minimumCount: minimumCount, maximumCount: maximumCount)
+                                inverse: inverse, deleteRule: deleteRule, minimumCount: minimumCount, maximumCount: maximumCount,
+                                originalName: originalName)
     }
 }

@@ -213,6 +213,23 @@ final class SQLiteConnection {
         return result
     }
 
+    /// Runs `body` inside a savepoint of the open transaction: if it throws, what it wrote is
+    /// undone and the transaction goes on (a migration's context saves one part at a time).
+    func inSavepoint<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        let quoted = SQLName.quote(name)
+        try execute("SAVEPOINT \(quoted)")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? execute("ROLLBACK TO \(quoted)")
+            try? execute("RELEASE \(quoted)")
+            throw error
+        }
+        try execute("RELEASE \(quoted)")
+        return result
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -98,6 +98,9 @@ final class SQLiteStatement {
 
     // MARK: Columns (0-based indexes, as in SQLite)
 
+    /// How many columns each row has.
+    var columnCount: Int32 { sqlite3_column_count(handle) }
+
     @inline(__always)
     func columnType(at index: Int32) -> Int32 { sqlite3_column_type(handle, index) }
 

@@ -13,6 +13,10 @@ final class SQLiteStore: @unchecked Sendable {
     let description: StoreDescription
     /// Why the store can only be read (nil when it can be written).
     let readOnlyReason: String?
+    /// Whether the store works inside a migration's open transaction (see
+    /// ``init(migrating:model:store:)``): saves are savepoints, and run the delete actions
+    /// SQLite would (foreign-key enforcement is off during a migration).
+    let isInMigration: Bool
     private let lock = NSLock()
     private let connection: SQLiteConnection
     private var changeLog: [StoreChange] = []
@@ -23,14 +27,30 @@ final class SQLiteStore: @unchecked Sendable {
     private static let maximumLoggedChanges = 1_000
     static let metadataTable = "_persistkit_metadata"
 
-    init(model: ManagedObjectModel, description: StoreDescription) throws {
+    /// Opens (or creates) the store; a store of an older model version is migrated by
+    /// `migrator` first (without one, it is refused).
+    init(model: ManagedObjectModel, description: StoreDescription, migrator: StoreMigrating? = nil) throws {
         self.model = model
         self.description = description
-        let opened = try StoreOpener.open(model: model, description: description)
+        let opened = try StoreOpener.open(model: model, description: description, migrator: migrator)
         connection = opened.connection
         identifier = opened.identifier
         readOnlyReason = opened.readOnlyReason
+        isInMigration = false
         dataVersion = try connection.singleInt("PRAGMA data_version") ?? 0
+    }
+
+    /// A store over a migration's connection, inside its open transaction, with one of the
+    /// migration's models (the old one before a stage's schema change, the new one after):
+    /// the contexts of custom stages read and save through it, and everything they save
+    /// commits or rolls back with the migration.
+    init(migrating connection: SQLiteConnection, model: ManagedObjectModel, store: StoreIdentity) {
+        self.model = model
+        description = store.description
+        self.connection = connection
+        identifier = store.identifier
+        readOnlyReason = nil
+        isInMigration = true
     }
 
     /// Whether saves are refused: the store was opened read-only, or cannot be written.
@@ -78,7 +98,15 @@ final class SQLiteStore: @unchecked Sendable {
         defer { lock.unlock() }
         var change: StoreChange
         do {
-            change = try connection.inImmediateTransaction { try body(connection) }
+            if isInMigration {
+                change = try connection.inSavepoint("persistkit_save") {
+                    let change = try body(connection)
+                    try applyDeleteActions(change, connection)
+                    return change
+                }
+            } else {
+                change = try connection.inImmediateTransaction { try body(connection) }
+            }
         } catch var error as PersistError {
             error.store = error.store ?? displayPath
             throw error

@@ -3,48 +3,78 @@ enum SchemaSQL {
     static let primaryKey = "_pk"
     static let version = "_version"
 
+    /// Everything a new store makes for an entity: its table, the indexes of its foreign
+    /// keys, the join tables it owns and its unique indexes.
     static func createStatements(for entity: EntityDescription) -> [String] {
-        // No AUTOINCREMENT (it doubles the cost of an insert): saves assign keys from a
-        // high-water mark in the metadata table, so keys are never reused all the same.
-        var columns = ["\(SQLName.quote(primaryKey)) INTEGER PRIMARY KEY",
-                       "\(SQLName.quote(version)) INTEGER NOT NULL DEFAULT 1"]
-        for column in entity.columns {
-            let declared = column.type.declaredColumnType
-            var definition = SQLName.quote(column.name) + (declared.isEmpty ? "" : " " + declared) + (column.isOptional ? "" : " NOT NULL")
-            if case .foreignKey(let index) = column.role {
-                // Deferred: a save inserts related rows in any order. SET NULL only matters for
-                // `.noAction`: every other rule already changed the referencing rows.
-                definition += " REFERENCES \(SQLName.quote(entity.relationships[index].destinationEntityName))"
-                    + "(\(SQLName.quote(primaryKey))) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED"
-            }
-            columns.append(definition)
-        }
-        var statements = ["CREATE TABLE \(SQLName.quote(entity.name)) (" + columns.joined(separator: ", ") + ")"]
-        for column in entity.columns {
-            guard case .foreignKey = column.role else { continue }
-            statements.append("CREATE INDEX \(SQLName.quote("_persistkit_fk_\(entity.name)_\(column.name)")) ON "
-                              + "\(SQLName.quote(entity.name)) (\(SQLName.quote(column.name)))")
-        }
+        var statements = [createTable(for: entity)]
+        statements += foreignKeyIndexes(for: entity).map(\.createSQL)
         for relationship in entity.relationships {
             guard case .joinTable(let table, isOwner: true) = relationship.storage else { continue }
             statements += createStatements(for: table)
         }
-        for (index, constraint) in entity.uniquenessConstraints.enumerated() {
-            statements.append("CREATE UNIQUE INDEX \(SQLName.quote("_persistkit_unique_\(entity.name)_\(index)")) ON \(SQLName.quote(entity.name)) ("
-                              + constraint.map(SQLName.quote).joined(separator: ", ") + ")")
-        }
+        statements += uniqueIndexes(for: entity).map(\.createSQL)
         return statements
+    }
+
+    /// `CREATE TABLE` for an entity's table, under `name` (the entity's own by default: a
+    /// migration builds a table under a temporary name, then renames it).
+    static func createTable(for entity: EntityDescription, named name: String? = nil) -> String {
+        // No AUTOINCREMENT (it doubles the cost of an insert): saves assign keys from a
+        // high-water mark in the metadata table, so keys are never reused all the same.
+        let columns = ["\(SQLName.quote(primaryKey)) INTEGER PRIMARY KEY",
+                       "\(SQLName.quote(version)) INTEGER NOT NULL DEFAULT 1"]
+            + entity.columns.map { columnDefinition($0, of: entity) }
+        return "CREATE TABLE \(SQLName.quote(name ?? entity.name)) (" + columns.joined(separator: ", ") + ")"
+    }
+
+    /// A column's definition as `CREATE TABLE` and `ALTER TABLE ADD COLUMN` write it.
+    static func columnDefinition(_ column: StoredColumn, of entity: EntityDescription) -> String {
+        let declared = column.type.declaredColumnType
+        var definition = SQLName.quote(column.name) + (declared.isEmpty ? "" : " " + declared) + (column.isOptional ? "" : " NOT NULL")
+        if case .foreignKey(let index) = column.role {
+            // Deferred: a save inserts related rows in any order. SET NULL only matters for
+            // `.noAction`: every other rule already changed the referencing rows.
+            definition += " REFERENCES \(SQLName.quote(entity.relationships[index].destinationEntityName))"
+                + "(\(SQLName.quote(primaryKey))) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED"
+        }
+        return definition
+    }
+
+    /// One index on each to-one's foreign-key column.
+    static func foreignKeyIndexes(for entity: EntityDescription) -> [IndexDefinition] {
+        entity.columns.compactMap { column in
+            guard case .foreignKey = column.role else { return nil }
+            return IndexDefinition(name: "_persistkit_fk_\(entity.name)_\(column.name)", table: entity.name,
+                                   columns: [column.name], isUnique: false)
+        }
+    }
+
+    /// One unique index per uniqueness constraint.
+    static func uniqueIndexes(for entity: EntityDescription) -> [IndexDefinition] {
+        entity.uniquenessConstraints.enumerated().map { index, constraint in
+            IndexDefinition(name: "_persistkit_unique_\(entity.name)_\(index)", table: entity.name,
+                            columns: constraint, isUnique: true)
+        }
     }
 
     /// A join table: one row per link, keyed by both ends; rows go when either end's row does.
     static func createStatements(for table: JoinTable) -> [String] {
-        let name = SQLName.quote(table.name)
+        [createTable(for: table), index(for: table).createSQL]
+    }
+
+    /// `CREATE TABLE` for a join table, under `name` (the table's own by default).
+    static func createTable(for table: JoinTable, named name: String? = nil) -> String {
         let owner = SQLName.quote(JoinTable.ownerColumn), destination = SQLName.quote(JoinTable.destinationColumn)
-        return ["CREATE TABLE \(name) (\(owner) INTEGER NOT NULL REFERENCES \(SQLName.quote(table.ownerEntity))(\(SQLName.quote(primaryKey)))"
-                + " ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, \(destination) INTEGER NOT NULL REFERENCES "
-                + "\(SQLName.quote(table.destinationEntity))(\(SQLName.quote(primaryKey))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, "
-                + "\(SQLName.quote(JoinTable.positionColumn)) INTEGER, PRIMARY KEY (\(owner), \(destination))) WITHOUT ROWID",
-                "CREATE INDEX \(SQLName.quote(table.name + "_destination")) ON \(name) (\(destination), \(owner))"]
+        return "CREATE TABLE \(SQLName.quote(name ?? table.name)) (\(owner) INTEGER NOT NULL REFERENCES \(SQLName.quote(table.ownerEntity))(\(SQLName.quote(primaryKey)))"
+            + " ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, \(destination) INTEGER NOT NULL REFERENCES "
+            + "\(SQLName.quote(table.destinationEntity))(\(SQLName.quote(primaryKey))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, "
+            + "\(SQLName.quote(JoinTable.positionColumn)) INTEGER, PRIMARY KEY (\(owner), \(destination))) WITHOUT ROWID"
+    }
+
+    /// The index that finds a join table's links from their destination.
+    static func index(for table: JoinTable) -> IndexDefinition {
+        IndexDefinition(name: table.name + "_destination", table: table.name,
+                        columns: [JoinTable.destinationColumn, JoinTable.ownerColumn], isUnique: false)
     }
 
     /// The column names of an entity's table, in order: `_pk`, `_version`, then each slot's.
@@ -65,7 +95,11 @@ enum SchemaSQL {
 
     /// The metadata key holding the highest primary key ever given to an entity's objects.
     static func highWaterKey(for entity: EntityDescription) -> String {
-        "lastPrimaryKey." + entity.name
+        highWaterKey(forEntityNamed: entity.name)
+    }
+
+    static func highWaterKey(forEntityNamed name: String) -> String {
+        "lastPrimaryKey." + name
     }
 
     static func update(for entity: EntityDescription, slots: [Int], checkVersion: Bool) -> String {

@@ -24,7 +24,9 @@ enum StoreOpener {
         let readOnlyReason: String?
     }
 
-    static func open(model: ManagedObjectModel, description: StoreDescription) throws -> Opened {
+    /// Opens the store of `description` for `model`; a store of an older model version is
+    /// migrated by `migrator` first (see `StoreOpener+Migration.swift`).
+    static func open(model: ManagedObjectModel, description: StoreDescription, migrator: StoreMigrating? = nil) throws -> Opened {
         let configuration = SQLiteConnection.Configuration(synchronous: description.synchronous,
                                                           busyTimeout: description.busyTimeout)
         guard case .sqlite(let url) = description.kind else {
@@ -39,18 +41,19 @@ enum StoreOpener {
         if let reason = file.readOnlyReason {
             return try openReadOnly(file, model: model, configuration: configuration, reason: reason)
         }
-        return try openForWriting(file, model: model, configuration: configuration)
+        return try openForWriting(file, model: model, configuration: configuration,
+                                  migration: Migration(migrator: migrator, description: description))
     }
 
     // MARK: Writing
 
     private static func openForWriting(_ file: StoreFile, model: ManagedObjectModel,
-                                       configuration: SQLiteConnection.Configuration) throws -> Opened {
+                                       configuration: SQLiteConnection.Configuration, migration: Migration) throws -> Opened {
         let walExisted = FileManager.default.fileExists(atPath: file.realPath + "-wal")
         let connection = try Self.connect(path: file.realPath, configuration: configuration)
         let identifier: String
         do {
-            identifier = try identifyOrCreate(connection, file: file, model: model)
+            identifier = try identifyOrCreate(connection, file: file, model: model, migration: migration)
         } catch {
             // Refused: a WAL another process left stays as it is; one we created (empty)
             // goes away on close, as SQLite does for the last connection.
@@ -63,7 +66,8 @@ enum StoreOpener {
 
     /// The identifier of the store the file holds, checked against `model`, or of the store
     /// made now in a file that holds nothing yet.
-    private static func identifyOrCreate(_ connection: SQLiteConnection, file: StoreFile, model: ManagedObjectModel) throws -> String {
+    private static func identifyOrCreate(_ connection: SQLiteConnection, file: StoreFile, model: ManagedObjectModel,
+                                         migration: Migration) throws -> String {
         let objects = try connection.singleInt("SELECT count(*) FROM sqlite_master") ?? 0
         if objects == 0 {
             // Decided under the write lock: of processes opening a new store together, one
@@ -77,7 +81,11 @@ enum StoreOpener {
             if let created { return created }
         }
         _ = try StoreSchemaCheck.contents(of: connection, path: file.path, realPath: file.realPath)
-        return try StoreSchemaCheck.validate(connection, model: model, path: file.path, realPath: file.realPath)
+        let validated = try StoreSchemaCheck.validate(connection, model: model, path: file.path, realPath: file.realPath)
+        if let older = validated.olderModel {
+            try migrate(connection, from: older, to: model, file: file, identifier: validated.identifier, migration: migration)
+        }
+        return validated.identifier
     }
 
     /// Creates the tables, indexes and metadata of a new store, within the caller's
@@ -92,9 +100,8 @@ enum StoreOpener {
             }
         }
         let insert = try connection.prepare("INSERT INTO \(SQLName.quote(SQLiteStore.metadataTable)) (key, value) VALUES (?, ?)")
-        let document = String(decoding: model.document, as: UTF8.self)
-        for (key, value) in [("formatVersion", String(StoreSchemaCheck.formatVersion)), ("storeIdentifier", identifier),
-                             ("versionHash", model.versionHash), ("modelDocument", document)] {
+        for (key, value) in [(StoreMetadata.formatVersionKey, String(StoreSchemaCheck.formatVersion)),
+                             (StoreMetadata.identifierKey, identifier)] + StoreMetadata.modelEntries(model) {
             insert.reset()
             try insert.bind([.text(key), .text(value)])
             try insert.run()
@@ -122,7 +129,11 @@ enum StoreOpener {
         guard try StoreSchemaCheck.contents(of: checked, path: file.path, realPath: file.realPath) == .store else {
             throw PersistError(.cannotOpenStore, "Cannot create store \(file.path): \(reason)", store: file.path)
         }
-        let identifier = try StoreSchemaCheck.validate(checked, model: model, path: file.path, realPath: file.realPath)
+        let validated = try StoreSchemaCheck.validate(checked, model: model, path: file.path, realPath: file.realPath)
+        if let older = validated.olderModel {
+            throw migrationRefused(file: file, from: older, to: model, because: "it cannot be written (\(reason))")
+        }
+        let identifier = validated.identifier
         let keepsChecked = walExisted || access(file.directory, W_OK) != 0
         let connection = keepsChecked ? checked : try Self.connect(path: file.realPath, configuration: live)
         return Opened(connection: connection, identifier: identifier, readOnlyReason: reason)

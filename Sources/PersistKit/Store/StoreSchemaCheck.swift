@@ -39,26 +39,80 @@ enum StoreSchemaCheck {
         return .store
     }
 
-    /// Checks that a database holding a store is undamaged, of this format, of `model`, with
-    /// every table and column the model needs and no others. Returns the store's identifier.
+    /// What opening found: the store's identifier, and whether it holds the model's version
+    /// or an older one that must be migrated first.
+    struct Validated {
+        let identifier: String
+        /// The older model that wrote the store, or nil when the store is of `model`.
+        let olderModel: StoredModel?
+    }
+
+    /// Checks that a database holding a store is undamaged, of this format, and of `model`
+    /// (with every table and column the model needs and no others) or of an older version of
+    /// it, which a migration must bring up to date.
     ///
     /// - Throws: ``PersistError`` `.notADatabase` (truncated or damaged) or `.incompatibleModel`
-    ///   (another format, another model, a table or column missing or extra).
-    static func validate(_ connection: SQLiteConnection, model: ManagedObjectModel, path: String, realPath: String) throws -> String {
+    ///   (another format, a newer model version, another model of the same version, a table
+    ///   or column missing or extra).
+    static func validate(_ connection: SQLiteConnection, model: ManagedObjectModel, path: String, realPath: String) throws -> Validated {
         try checkNotTruncated(connection, path: path, realPath: realPath)
-        let metadata = try readMetadata(connection)
-        try checkFormatVersion(metadata["formatVersion"], path: path)
-        guard let storedHash = metadata["versionHash"], let identifier = metadata["storeIdentifier"] else {
+        let metadata = try StoreMetadata.read(connection)
+        try checkFormatVersion(metadata[StoreMetadata.formatVersionKey], path: path)
+        guard let identifier = metadata[StoreMetadata.identifierKey] else {
             throw PersistError(.incompatibleModel, "\(path) is a damaged PersistKit store: its metadata lacks the model hash or store identifier")
         }
-        if storedHash != model.versionHash {
+        let stored = try storedModel(metadata, path: path)
+        if stored.version < model.version {
+            return Validated(identifier: identifier, olderModel: stored)
+        }
+        try checkSameModel(stored, model, path: path)
+        try checkTables(of: model, connection, path: path)
+        return Validated(identifier: identifier, olderModel: nil)
+    }
+
+    /// The model the metadata says wrote the store.
+    static func storedModel(_ metadata: [String: String], path: String) throws -> StoredModel {
+        guard let hash = metadata[StoreMetadata.versionHashKey] else {
+            throw PersistError(.incompatibleModel, "\(path) is a damaged PersistKit store: its metadata lacks the model hash or store identifier")
+        }
+        guard let text = metadata[StoreMetadata.modelVersionKey] else {
+            return StoredModel(version: 1, isVersionRecorded: false, versionHash: hash)
+        }
+        guard let version = Int(text), version >= 1 else {
+            throw PersistError(.incompatibleModel, "\(path) is a damaged PersistKit store: its model version '\(text)' is not a number from 1 up",
+                               store: path)
+        }
+        return StoredModel(version: version, isVersionRecorded: true, versionHash: hash)
+    }
+
+    /// A store of the model's version, or a newer one: it must be the model's very schema.
+    private static func checkSameModel(_ stored: StoredModel, _ model: ManagedObjectModel, path: String) throws {
+        if stored.version > model.version {
             var error = PersistError(.incompatibleModel,
-                "\(path) was written with another model (hash \(storedHash.prefix(12))..., this model is \(model.versionHash.prefix(12))...); "
-                + "it was left untouched. Migration is not supported yet.", store: path)
-            error.storeVersion = storedHash
-            error.modelVersion = model.versionHash
+                "\(path) was written by version \(stored.version) of the model, which is newer than this model (version \(model.version)); "
+                + "it was left untouched. Open it with the newer version of the application.", store: path)
+            error.storeVersion = String(stored.version)
+            error.modelVersion = String(model.version)
             throw error
         }
+        guard stored.versionHash != model.versionHash else { return }
+        let message: String
+        if stored.isVersionRecorded {
+            message = "\(path) was written by version \(stored.version) of the model, but its schema (hash \(stored.versionHash.prefix(12))...) "
+                + "differs from this model's version \(model.version) (hash \(model.versionHash.prefix(12))...): a changed model needs a new "
+                + "version number and a migration plan; it was left untouched"
+        } else {
+            message = "\(path) was written with another model (hash \(stored.versionHash.prefix(12))..., this model is "
+                + "\(model.versionHash.prefix(12))...); it was left untouched"
+        }
+        var error = PersistError(.incompatibleModel, message, store: path)
+        error.storeVersion = stored.isVersionRecorded ? String(stored.version) : stored.versionHash
+        error.modelVersion = stored.isVersionRecorded ? String(model.version) : model.versionHash
+        throw error
+    }
+
+    /// Every table and column `model` reads and writes exists, with no extra column.
+    static func checkTables(of model: ManagedObjectModel, _ connection: SQLiteConnection, path: String) throws {
         for entity in model.entities {
             try checkTable(of: entity, connection, path: path)
             for relationship in entity.relationships {
@@ -67,7 +121,6 @@ enum StoreSchemaCheck {
                 }
             }
         }
-        return identifier
     }
 
     private static func checkFormatVersion(_ text: String?, path: String) throws {
@@ -146,14 +199,5 @@ enum StoreSchemaCheck {
                 throw PersistError(.notADatabase, "\(path) is damaged: \(result)")
             }
         }
-    }
-
-    private static func readMetadata(_ connection: SQLiteConnection) throws -> [String: String] {
-        let statement = try connection.prepare("SELECT key, value FROM \(SQLName.quote(SQLiteStore.metadataTable))")
-        var result: [String: String] = [:]
-        while try statement.step() {
-            result[statement.string(at: 0)] = statement.string(at: 1)
-        }
-        return result
     }
 }
