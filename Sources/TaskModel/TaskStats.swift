@@ -7,6 +7,12 @@ public struct TaskStats: Sendable, Hashable {
         public var day: CalendarDay
         /// Tasks completed that day.
         public var count: Int
+
+        /// A day's count.
+        public init(day: CalendarDay, count: Int) {
+            self.day = day
+            self.count = count
+        }
     }
 
     /// A project (nil: no project) and how many open tasks it has.
@@ -15,6 +21,12 @@ public struct TaskStats: Sendable, Hashable {
         public var project: String?
         /// Its open tasks.
         public var count: Int
+
+        /// A project's count.
+        public init(project: String?, count: Int) {
+            self.project = project
+            self.count = count
+        }
     }
 
     /// Tasks completed on each of the last days, oldest first, today last. Tasks completed before

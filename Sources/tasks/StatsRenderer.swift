@@ -40,15 +40,20 @@ struct StatsRenderer {
         lines += projects.isEmpty ? ["  none"] : table(projects)
         lines += ["", style.bold("Open by priority")]
         lines += table(stats.openByPriority.map { ($0.priority.name, $0.count) })
-        lines += ["", (stats.overdue > 0 ? style.red : { $0 })("Overdue: \(stats.overdue)")]
+        let overdue = "Overdue: \(stats.overdue)"
+        lines += ["", stats.overdue > 0 ? style.red(overdue) : overdue]
         return lines
     }
 
-    /// The bar chart: one line per day, oldest first.
+    /// The bar chart: one line per day, oldest first, labelled `Tue, Nov 10` in the user's locale.
     private func chart(_ days: [TaskStats.DayCount]) -> [String] {
         let total = days.reduce(0) { $0 + $1.count }
         let most = days.map(\.count).max() ?? 0
-        let labels = days.map { dayLabel($0.day) }
+        let formatter = DateFormatter()
+        formatter.calendar = dates.calendar
+        formatter.timeZone = dates.calendar.timeZone
+        formatter.setLocalizedDateFormatFromTemplate("EEEMMMd")
+        let labels = days.map { day in day.day.startOfDay(in: dates.calendar).map(formatter.string) ?? day.day.isoText }
         let labelWidth = labels.map(DisplayWidth.of).max() ?? 0
         var lines = [style.bold("Completed in the last \(days.count) days (\(total))")]
         let widths = days.map { barWidth($0.count, most: most) }
@@ -66,15 +71,6 @@ struct StatsRenderer {
         guard count > 0, most > 0 else { return 0 }
         guard most > StatsRenderer.widestBar else { return count }
         return max(1, Int((Double(count) * Double(StatsRenderer.widestBar) / Double(most)).rounded()))
-    }
-
-    /// `Tue, Nov 10` in the user's locale.
-    private func dayLabel(_ day: CalendarDay) -> String {
-        let formatter = DateFormatter()
-        formatter.calendar = dates.calendar
-        formatter.timeZone = dates.calendar.timeZone
-        formatter.setLocalizedDateFormatFromTemplate("EEEMMMd")
-        return day.startOfDay(in: dates.calendar).map(formatter.string) ?? day.isoText
     }
 
     /// Names and counts in two aligned columns, counts right-aligned.
