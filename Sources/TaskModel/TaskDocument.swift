@@ -143,9 +143,9 @@ public struct TaskDocument: Codable, Sendable, Hashable {
         case .keyNotFound(let key, let context):
             return "\(place(context.codingPath + [key])) is missing"
         case .typeMismatch(let type, let context):
-            return "\(place(context.codingPath)) should be \(describe(type))"
+            return "\(place(context.codingPath)) should be \(describe(type, at: context.codingPath.last))"
         case .valueNotFound(let type, let context):
-            return "\(place(context.codingPath)) should be \(describe(type)), not null"
+            return "\(place(context.codingPath)) should be \(describe(type, at: context.codingPath.last)), not null"
         case .dataCorrupted(let context):
             return "\(place(context.codingPath)): \(context.debugDescription)"
         @unknown default:
@@ -153,14 +153,16 @@ public struct TaskDocument: Codable, Sendable, Hashable {
         }
     }
 
-    private static func describe(_ type: Any.Type) -> String {
+    private static func describe(_ type: Any.Type, at key: CodingKey?) -> String {
         switch type {
         case is String.Type, is Date.Type: return "a string"
         case is Bool.Type: return "true or false"
         case is Int.Type: return "a number"
-        default:
-            if type == [TaskRecord].self { return "a list of tasks" }
-            return type == [String].self ? "a list of strings" : "a \(type)"
+        case is [TaskRecord].Type: return "a list of tasks"
+        case is [String].Type: return "a list of strings"
+        // A list is asked for as Array<Any> before its elements' type is known: the key tells.
+        case is [Any].Type: return key?.stringValue == "tasks" ? "a list of tasks" : "a list of strings"
+        default: return "a \(type)"
         }
     }
 }

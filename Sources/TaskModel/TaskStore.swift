@@ -21,6 +21,9 @@ public final class TaskStore {
     public let context: ManagedObjectContext
     /// Whether this store was new when opened here and example tasks were added to it.
     public internal(set) var didStageSampleData = false
+    /// What opening the store did when it was written by an older TaskModel (it was migrated,
+    /// hashtags becoming tags); nil when it was already current.
+    public let upgrade: StoreUpgrade?
 
     /// The model TaskModel's stores are made with (version 2): the "Task", "Project" and "Tag"
     /// entities, the store's own one-row "StoreInfo" record, and the reminders `tasks watch`
@@ -29,7 +32,7 @@ public final class TaskStore {
     /// Its ``PersistKit/ManagedObjectModel/document`` is committed as `Schema/TaskModel/2.json`;
     /// version 1's is `Schema/TaskModel/1.json` (``TaskModelV1``).
     public static func makeModel() throws -> ManagedObjectModel {
-        try ManagedObjectModel(entities: [TaskItem.self, StoreInfo.self, Project.self, Tag.self, ReminderNotice.self])
+        try makeVersionedModel([TaskItem.self, StoreInfo.self, Project.self, Tag.self, ReminderNotice.self])
     }
 
     /// Opens a task store on a container made with ``makeModel()``.
@@ -42,16 +45,20 @@ public final class TaskStore {
     ///   entities or the store cannot be read or written.
     public init(container: PersistentContainer, stagesSampleData: Bool = true) throws {
         self.container = container
+        upgrade = TaskStore.upgrade(of: container)
         context = container.newContext()
         try prepareNewStore(stagesSampleData: stagesSampleData)
     }
 
     /// Opens (creating it if needed) the SQLite task store at `url`; its directory must exist.
+    /// A store written by an older TaskModel is migrated first (see ``upgrade``), in one
+    /// transaction: killed meanwhile, it is left as it was.
     ///
-    /// - Throws: ``PersistKit/PersistError``: `.notADatabase`, `.incompatibleModel`,
-    ///   `.cannotOpenStore` (see ``PersistKit/PersistentContainer/init(model:store:)``).
+    /// - Throws: ``PersistKit/PersistError``: `.notADatabase`, `.incompatibleModel` (a store of
+    ///   a newer TaskModel, or of another program), `.cannotOpenStore` (see
+    ///   ``PersistKit/PersistentContainer/init(model:store:)``).
     public convenience init(url: URL, stagesSampleData: Bool = true) throws {
-        let container = try PersistentContainer(model: try TaskStore.makeModel(), store: .sqlite(url))
+        let container = try TaskStore.makeContainer(url: url)
         try self.init(container: container, stagesSampleData: stagesSampleData)
     }
 
