@@ -32,12 +32,14 @@ final class UpgradeTests: XCTestCase {
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertEqual(first.stderr, "Upgraded tasks.sqlite to version 2 (3 tasks)\n")
         let list = try JSONDecoder().decode(ListOutput.self, from: Data(first.stdout.utf8))
-        XCTAssertEqual(list.allTasks.map(\.name), ["Task 0 #errands", "Task 2", "Task 1"])
-        XCTAssertEqual(list.allTasks.first?.tags, ["errands"])
-        XCTAssertEqual(list.allTasks.first?.dueAt, "2030-03-17T17:46:40.000Z", "a version 1 due keeps its instant")
-        XCTAssertEqual(try fixture.ok("list").stdout.isEmpty, false, "the second run says nothing more")
-        try fixture.ok("edit", "1", "--project", "Home", "--priority", "high", "--due", "tomorrow")
-        XCTAssertEqual(try fixture.list().task(1)?.project, "Home")
+        XCTAssertEqual(list.allTasks.map(\.name), ["Task 2", "Task 1", "Task 0 #errands"])
+        let first = try XCTUnwrap(list.allTasks.last)
+        XCTAssertEqual(first.tags, ["errands"])
+        XCTAssertEqual(first.dueAt, "2030-03-17T17:46:40.000Z", "a version 1 due keeps its instant")
+        XCTAssertNil(first.completedAt, "completed before completion times were kept")
+        try fixture.ok("list")   // says nothing on standard error: upgraded once
+        try fixture.ok("edit", String(first.ref), "--project", "Home", "--priority", "high", "--due", "tomorrow")
+        XCTAssertEqual(try fixture.list().task(first.ref)?.project, "Home")
     }
 
     func testAStoreOfANewerTasksIsRefusedUntouched() throws {
