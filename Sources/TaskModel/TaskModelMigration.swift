@@ -20,28 +20,37 @@ public enum TaskModelMigration {
     /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
     @discardableResult
     public static func tagHashtags(in context: ManagedObjectContext) throws -> Int {
-        var tags: [String: Tag] = [:]
-        for existing in try context.fetch(FetchRequest<Tag>()) { tags[existing.name.lowercased()] = existing }
-        let before = tags.count
+        // Which tasks each tag gets, keyed by the lower-cased name, in the order names are met.
+        var members: [String: (name: String, tasks: [TaskItem])] = [:]
+        var order: [String] = []
         // Creation order, so that "the first spelling" means the oldest task's.
         let tasks = try context.fetch(FetchRequest<TaskItem>(sortBy: [FetchSortDescriptor(\TaskItem.createdAt)]))
         for task in tasks {
-            let names = Hashtags.names(name: task.name, notes: task.notes)
-            guard !names.isEmpty else { continue }
-            var taskTags = task.tags
-            for name in names {
+            for name in Hashtags.names(name: task.name, notes: task.notes) {
                 let key = name.lowercased()
-                if let tag = tags[key] {
-                    taskTags.insert(tag)
-                } else {
-                    let tag = Tag(context: context)
-                    tag.name = name
-                    tags[key] = tag
-                    taskTags.insert(tag)
+                if members[key] == nil {
+                    members[key] = (name, [])
+                    order.append(key)
                 }
+                members[key]?.tasks.append(task)
             }
-            task.tags = taskTags
         }
-        return tags.count - before
+        var existing: [String: Tag] = [:]
+        for tag in try context.fetch(FetchRequest<Tag>()) { existing[tag.name.lowercased()] = tag }
+        var made = 0
+        for key in order {
+            guard let entry = members[key] else { continue }
+            // One assignment per tag (the context sets each task's side): assigning each task's
+            // tags in turn would copy a growing set per task, quadratic in a tag's tasks.
+            if let tag = existing[key] {
+                tag.tasks = tag.tasks.union(entry.tasks)
+            } else {
+                let tag = Tag(context: context)
+                tag.name = entry.name
+                tag.tasks = Set(entry.tasks)
+                made += 1
+            }
+        }
+        return made
     }
 }

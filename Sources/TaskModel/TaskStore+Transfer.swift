@@ -85,6 +85,7 @@ extension TaskStore {
                 try insert(record, labels: &labels)
                 result.imported += 1
             }
+            labels.assignTags()
         }
         return result
     }
@@ -108,7 +109,7 @@ extension TaskStore {
         task.completedAt = record.isComplete ? record.completedAt : nil
         task.remindAt = record.remindAt
         task.project = try record.project.map { try labels.project($0) }
-        if !record.tags.isEmpty { task.tags = Set(try record.tags.map { try labels.tag($0) }) }
+        for name in record.tags { try labels.add(task, toTag: name) }
     }
 
     /// The records trimmed, normalized and checked.
@@ -152,11 +153,14 @@ extension TaskStore {
     }
 }
 
-/// Projects and tags by lower-cased name during one import: each found or made once.
+/// Projects and tags by lower-cased name during one import: each found or made once; the
+/// tasks each tag gets are collected and given to it at the end, in one assignment per tag
+/// (assigning each task's tags in turn costs time quadratic in a tag's tasks).
 private struct LabelCache {
     let store: TaskStore
     var projects: [String: Project] = [:]
     var tags: [String: Tag] = [:]
+    var tagged: [String: [TaskItem]] = [:]
 
     init(store: TaskStore) {
         self.store = store
@@ -172,6 +176,20 @@ private struct LabelCache {
         guard let project = try store.projectNamed(name, creating: true) else { throw LabelCache.missing(name) }
         projects[name.lowercased()] = project
         return project
+    }
+
+    /// Notes that `task` gets the tag `name`, for ``assignTags()``.
+    mutating func add(_ task: TaskItem, toTag name: String) throws {
+        _ = try tag(name)
+        tagged[name.lowercased(), default: []].append(task)
+    }
+
+    /// Gives every tag the tasks noted for it.
+    func assignTags() {
+        for (key, tasks) in tagged {
+            guard let tag = tags[key] else { continue }
+            tag.tasks = tag.tasks.union(tasks)
+        }
     }
 
     mutating func tag(_ name: String) throws -> Tag {
