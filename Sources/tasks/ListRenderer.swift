@@ -38,56 +38,72 @@ struct ListRenderer {
         var tags = 0
     }
 
+    /// A task's texts, computed once per task (formatting a date is the costly part of a row).
+    private struct Cells {
+        let task: TaskItem
+        let name: String
+        let plainDue: String
+        let due: String
+        let project: String
+        let tags: String
+    }
+
     /// The lines for these sections, in order.
     func lines(for sections: [(section: TaskSection, tasks: [TaskItem])]) -> [String] {
-        let widths = measure(sections.flatMap(\.tasks))
+        let cells = sections.map { entry in entry.tasks.map { makeCells($0) } }
+        let widths = measure(cells.flatMap { $0 })
         var lines: [String] = []
         for (index, entry) in sections.enumerated() {
             if index > 0 { lines.append("") }
             lines.append(style.bold("\(entry.section.title) (\(entry.tasks.count))"))
-            for task in entry.tasks {
+            for task in cells[index] {
                 lines.append(row(task, widths))
             }
         }
         return lines
     }
 
-    private func measure(_ all: [TaskItem]) -> Widths {
+    private func makeCells(_ task: TaskItem) -> Cells {
+        let plainDue = dates.due(of: task, style: Style(isEnabled: false))
+        return Cells(task: task, name: TerminalText.visible(task.name), plainDue: plainDue,
+                     due: style.isEnabled ? dates.due(of: task, style: style) : plainDue,
+                     project: labels?.project(of: task).map { "+" + TerminalText.visible($0) } ?? "",
+                     tags: (labels?.tags(of: task) ?? []).map { "#" + TerminalText.visible($0) }.joined(separator: " "))
+    }
+
+    private func measure(_ all: [Cells]) -> Widths {
         var widths = Widths()
-        widths.reference = all.map(\.reference.count).max() ?? 2
+        widths.reference = all.map(\.task.reference.count).max() ?? 2
         // Columns are measured in terminal cells: a CJK character or an emoji takes two.
-        widths.name = min(widestPaddedName, all.map { DisplayWidth.of(TerminalText.visible($0.name)) }.max() ?? 0)
-        widths.due = all.map { DisplayWidth.of(dates.due(of: $0, style: Style(isEnabled: false))) }.max() ?? 0
-        if all.contains(where: { $0.priority != .normal }) {
-            widths.priority = all.map { $0.priority.name.count }.max() ?? 0
+        widths.name = min(widestPaddedName, all.map { DisplayWidth.of($0.name) }.max() ?? 0)
+        widths.due = all.map { DisplayWidth.of($0.plainDue) }.max() ?? 0
+        if all.contains(where: { $0.task.priority != .normal }) {
+            widths.priority = all.map { $0.task.priority.name.count }.max() ?? 0
         }
-        widths.project = all.map { DisplayWidth.of(projectText($0)) }.max() ?? 0
-        widths.tags = all.map { DisplayWidth.of(tagsText($0)) }.max() ?? 0
+        widths.project = all.map { DisplayWidth.of($0.project) }.max() ?? 0
+        widths.tags = all.map { DisplayWidth.of($0.tags) }.max() ?? 0
         return widths
     }
 
     /// One task's row: reference, box, name, due date, priority, project, tags, first line of
     /// notes; text from the store with its control characters made visible.
-    private func row(_ task: TaskItem, _ widths: Widths) -> String {
+    private func row(_ cells: Cells, _ widths: Widths) -> String {
+        let task = cells.task
         let reference = padding(task.reference.count, widths.reference) + task.reference
         let box = task.isComplete ? style.green("[x]") : "[ ]"
-        let plainName = TerminalText.visible(task.name)
-        let name = task.isComplete ? style.dim(plainName) : plainName
-        var line = "  " + style.dim(reference) + "  " + box + " " + name + padding(DisplayWidth.of(plainName), widths.name)
+        let name = task.isComplete ? style.dim(cells.name) : cells.name
+        var line = "  " + style.dim(reference) + "  " + box + " " + name + padding(DisplayWidth.of(cells.name), widths.name)
         if widths.due > 0 {
-            let plainDue = dates.due(of: task, style: Style(isEnabled: false))
-            line += "  " + dates.due(of: task, style: style) + padding(DisplayWidth.of(plainDue), widths.due)
+            line += "  " + cells.due + padding(DisplayWidth.of(cells.plainDue), widths.due)
         }
         if widths.priority > 0 {
             line += "  " + priorityText(task.priority) + padding(task.priority.name.count, widths.priority)
         }
         if widths.project > 0 {
-            let project = projectText(task)
-            line += "  " + style.blue(project) + padding(DisplayWidth.of(project), widths.project)
+            line += "  " + style.blue(cells.project) + padding(DisplayWidth.of(cells.project), widths.project)
         }
         if widths.tags > 0 {
-            let tags = tagsText(task)
-            line += "  " + style.cyan(tags) + padding(DisplayWidth.of(tags), widths.tags)
+            line += "  " + style.cyan(cells.tags) + padding(DisplayWidth.of(cells.tags), widths.tags)
         }
         if let notes = task.notesFirstLine {
             line += "  " + style.dim(TerminalText.visible(notes))
@@ -103,16 +119,6 @@ struct ListRenderer {
         case .normal: return priority.name
         case .low: return style.dim(priority.name)
         }
-    }
-
-    /// `+Home`, or empty.
-    private func projectText(_ task: TaskItem) -> String {
-        labels?.project(of: task).map { "+" + TerminalText.visible($0) } ?? ""
-    }
-
-    /// `#errands #phone`, or empty.
-    private func tagsText(_ task: TaskItem) -> String {
-        (labels?.tags(of: task) ?? []).map { "#" + TerminalText.visible($0) }.joined(separator: " ")
     }
 
     private func padding(_ used: Int, _ width: Int) -> String {
