@@ -90,7 +90,7 @@ public final class TaskStore {
         var changes = changes
         changes.name = name
         let checked = try check(changes)
-        return try saving {
+        return try savingLabels {
             let task = TaskItem(context: context)
             try apply(checked, to: task)
             return task
@@ -115,7 +115,7 @@ public final class TaskStore {
     public func edit(_ task: TaskItem, _ changes: TaskChanges) throws {
         try checkOwned(task)
         let checked = try check(changes)
-        try saving { try apply(checked, to: task) }
+        try savingLabels { try apply(checked, to: task) }
     }
 
     /// Marks a task done or not done and saves (nothing is written when it already is).
@@ -186,6 +186,17 @@ public final class TaskStore {
         } catch {
             context.rollback()
             throw error
+        }
+    }
+
+    /// ``saving(_:)``, tried a second time when the save collides with a project or tag another
+    /// process made meanwhile under the same name: the second time finds and uses it.
+    @discardableResult
+    func savingLabels<T>(_ changes: () throws -> T) throws -> T {
+        do {
+            return try saving(changes)
+        } catch let error as PersistError where error.code == .constraintViolation {
+            return try saving(changes)
         }
     }
 
