@@ -55,10 +55,11 @@ let package = Package(
             name: "TaskModelTests",
             dependencies: ["TaskModel", "PersistKit", "PersistKitTestSupport"]
         ),
-        // Depends on `tasks` so that the binary is built before the tests that run it.
+        // Depends on `tasks` so that the binary is built before the tests that run it; on
+        // TaskModel to write stores of older model versions for the upgrade tests.
         .testTarget(
             name: "TasksCLITests",
-            dependencies: ["tasks", "PersistKitTestSupport"]
+            dependencies: ["tasks", "TaskModel", "PersistKit", "PersistKitTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

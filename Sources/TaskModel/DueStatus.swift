@@ -22,10 +22,12 @@ public enum DueStatus: String, Sendable, Hashable, CaseIterable {
 
     /// The status of a due date on the day of `now`, by calendar days (not 24-hour spans).
     public init(due: Date, now: Date, calendar: Calendar) {
-        let today = calendar.startOfDay(for: now)
-        let dueDay = calendar.startOfDay(for: due)
-        let days = calendar.dateComponents([.day], from: today, to: dueDay).day ?? 0
-        switch days {
+        self.init(day: CalendarDay(date: due, calendar: calendar), today: CalendarDay(date: now, calendar: calendar))
+    }
+
+    /// The status of a task due on `day`, seen on `today`.
+    public init(day: CalendarDay, today: CalendarDay) {
+        switch day.days(since: today) {
         case ..<0: self = .overdue
         case 0: self = .today
         case 1: self = .tomorrow

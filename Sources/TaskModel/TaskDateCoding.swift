@@ -82,7 +82,7 @@ public enum TaskDateCoding {
         return Int64(max(-9.2e18, min(9.2e18, value)))
     }
 
-    private static func daysInMonth(_ year: Int64, _ month: Int) -> Int64 {
+    static func daysInMonth(_ year: Int64, _ month: Int) -> Int64 {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -92,7 +92,7 @@ public enum TaskDateCoding {
 
     // Howard Hinnant's days-from-civil and civil-from-days: exact for the proleptic Gregorian
     // calendar, with no time zone or locale involved.
-    private static func days(fromCivilYear year: Int64, month: Int64, day: Int64) -> Int64 {
+    static func days(fromCivilYear year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -101,7 +101,7 @@ public enum TaskDateCoding {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    private static func civilDate(fromDays days: Int64) -> (year: Int64, month: Int, day: Int) {
+    static func civilDate(fromDays days: Int64) -> (year: Int64, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -1,27 +1,34 @@
 import Foundation
 import PersistKit
 
-/// An export of a task store: every task, as JSON with ISO 8601 dates (UTC, milliseconds).
+/// An export of a task store: every task, project and tag, as JSON with ISO 8601 instants (UTC,
+/// milliseconds).
 ///
 /// ```json
 /// {
 ///   "exportedAt" : "2026-11-21T17:02:11.512Z",
 ///   "format" : "tasks",
+///   "projects" : [ "Home" ],
+///   "tags" : [ "errands" ],
 ///   "tasks" : [
-///     { "createdAt" : "2026-11-20T09:15:02.417Z", "due" : null, "isComplete" : false,
-///       "name" : "Buy milk", "notes" : null }
+///     { "completedAt" : null, "createdAt" : "2026-11-20T09:15:02.417Z", "due" : "2026-11-25",
+///       "isComplete" : false, "name" : "Buy milk", "notes" : null, "priority" : "normal",
+///       "project" : "Home", "remindAt" : null, "tags" : [ "errands" ] }
 ///   ],
-///   "version" : 1
+///   "version" : 2
 /// }
 /// ```
 ///
-/// Tasks are listed in list order. Make one with ``TaskStore/exportDocument()``; read one with
-/// ``init(data:)`` or ``TaskStore/importDocument(_:duplicates:)``.
+/// Tasks are listed in list order; `projects` and `tags` list every project and tag by name,
+/// those without tasks too. Version 1 documents (no projects, tags, priorities, completion or
+/// reminder times; every due an instant) are read too. Make one with
+/// ``TaskStore/exportDocument()``; read one with ``init(data:)`` or
+/// ``TaskStore/importDocument(_:duplicates:)``.
 public struct TaskDocument: Codable, Sendable, Hashable {
     /// The value of `format` in every task export.
     public static let formatName = "tasks"
     /// The document version this TaskModel writes and the newest it reads.
-    public static let currentVersion = 1
+    public static let currentVersion = 2
 
     /// Always ``formatName``: tells a task export from other JSON.
     public var format: String
@@ -31,13 +38,35 @@ public struct TaskDocument: Codable, Sendable, Hashable {
     public var exportedAt: Date
     /// The tasks.
     public var tasks: [TaskRecord]
+    /// Every project's name (empty in version 1 documents).
+    public var projects: [String]
+    /// Every tag's name (empty in version 1 documents).
+    public var tags: [String]
 
-    /// A document of these tasks.
-    public init(tasks: [TaskRecord], exportedAt: Date = Date()) {
+    /// A document of these tasks, projects and tags.
+    public init(tasks: [TaskRecord], projects: [String] = [], tags: [String] = [], exportedAt: Date = Date()) {
         format = TaskDocument.formatName
         version = TaskDocument.currentVersion
         self.exportedAt = TaskDateCoding.normalized(exportedAt)
         self.tasks = tasks
+        self.projects = projects
+        self.tags = tags
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case format, version, exportedAt, tasks, projects, tags
+    }
+
+    /// Reads the document's values (after ``init(data:)`` checked its format and version);
+    /// `projects` and `tags` may be missing.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        version = try container.decode(Int.self, forKey: .version)
+        exportedAt = try container.decode(Date.self, forKey: .exportedAt)
+        tasks = try container.decode([TaskRecord].self, forKey: .tasks)
+        projects = try container.decodeIfPresent([String].self, forKey: .projects) ?? []
+        tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
     }
 
     /// Reads a document from JSON.
@@ -114,9 +143,9 @@ public struct TaskDocument: Codable, Sendable, Hashable {
         case .keyNotFound(let key, let context):
             return "\(place(context.codingPath + [key])) is missing"
         case .typeMismatch(let type, let context):
-            return "\(place(context.codingPath)) should be \(describe(type))"
+            return "\(place(context.codingPath)) should be \(describe(type, at: context.codingPath.last))"
         case .valueNotFound(let type, let context):
-            return "\(place(context.codingPath)) should be \(describe(type)), not null"
+            return "\(place(context.codingPath)) should be \(describe(type, at: context.codingPath.last)), not null"
         case .dataCorrupted(let context):
             return "\(place(context.codingPath)): \(context.debugDescription)"
         @unknown default:
@@ -124,12 +153,16 @@ public struct TaskDocument: Codable, Sendable, Hashable {
         }
     }
 
-    private static func describe(_ type: Any.Type) -> String {
+    private static func describe(_ type: Any.Type, at key: CodingKey?) -> String {
         switch type {
         case is String.Type, is Date.Type: return "a string"
         case is Bool.Type: return "true or false"
         case is Int.Type: return "a number"
-        default: return type == [TaskRecord].self ? "a list of tasks" : "a \(type)"
+        case is [TaskRecord].Type: return "a list of tasks"
+        case is [String].Type: return "a list of strings"
+        // A list is asked for as Array<Any> before its elements' type is known: the key tells.
+        case is [Any].Type: return key?.stringValue == "tasks" ? "a list of tasks" : "a list of strings"
+        default: return "a \(type)"
         }
     }
 }

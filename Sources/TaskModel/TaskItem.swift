@@ -1,7 +1,8 @@
 import Foundation
 import PersistKit
 
-/// One thing to do: a name, optional notes, an optional due date and a done/not-done state.
+/// One thing to do: a name, optional notes, an optional due day or time, a done/not-done state,
+/// a priority, an optional reminder, an optional project and any number of tags.
 ///
 /// The class is `TaskItem` but its entity is named "Task": a public class named `Task` would
 /// shadow Swift Concurrency's `Task` in every module that imports TaskModel.
@@ -25,12 +26,28 @@ public final class TaskItem: ManagedObject {
     @Attribute(.minLength(1), .maxLength(TaskItem.maximumNameLength)) public var name: String
     /// Free text about the task; nil when there is none.
     @Attribute public var notes: String?
-    /// When the task is due (the start of the day for dates entered as days); nil for none.
+    /// When the task is due; nil for none. For a due day (``dueIsDay``), the day's midnight in
+    /// UTC (read it as ``dueDay``); otherwise an instant. (Tasks of version 1 hold the local
+    /// midnight of the day they were given, an instant.)
     @Attribute public var due: Date?
     /// Whether the task is done.
     @Attribute public var isComplete = false
     /// When the task was created, to the millisecond; set when it is inserted.
     @Attribute public var createdAt = Date(timeIntervalSince1970: 0)
+    /// Whether ``due`` is a calendar day (shown as the same day in every time zone) rather than
+    /// an instant.
+    @Attribute public var dueIsDay = false
+    /// How much the task matters.
+    @Attribute public var priority: TaskPriority = .normal
+    /// When the task was completed; nil while it is open, and for tasks completed before
+    /// completion times were kept (TaskModel version 1).
+    @Attribute public var completedAt: Date?
+    /// When to remind about the task (`tasks watch` prints a line then); nil for no reminder.
+    @Attribute public var remindAt: Date?
+    /// The project the task is filed in; nil for none.
+    @Relationship(inverse: \Project.tasks) public var project: Project?
+    /// The task's tags.
+    @Relationship(inverse: \Tag.tasks) public var tags: Set<Tag>
 
     /// Records the creation time, rounded to the millisecond so that an export (which writes
     /// milliseconds) gives it back exactly.
@@ -72,8 +89,32 @@ public final class TaskItem: ManagedObject {
     /// if task.dueStatus() == .overdue { ... }
     /// ```
     public func dueStatus(now: Date = Date(), calendar: Calendar = .current) -> DueStatus? {
-        guard !isComplete, let due else { return nil }
-        return DueStatus(due: due, now: now, calendar: calendar)
+        guard !isComplete, due != nil else { return nil }
+        return dueDay(calendar: calendar).map { DueStatus(day: $0, today: CalendarDay(date: now, calendar: calendar)) }
+    }
+
+    /// The calendar day of a due day (``dueIsDay``); nil for no due or a due instant.
+    public var dueDay: CalendarDay? {
+        guard dueIsDay, let due else { return nil }
+        return CalendarDay(storedInstant: due)
+    }
+
+    /// The day the task is due on, seen from `calendar`'s time zone: the due day itself, or the
+    /// local day of a due instant; nil for no due.
+    public func dueDay(calendar: Calendar) -> CalendarDay? {
+        guard let due else { return nil }
+        return dueIsDay ? CalendarDay(storedInstant: due) : CalendarDay(date: due, calendar: calendar)
+    }
+
+    /// When the task is due, as a day or an instant; nil for none.
+    public var dueValue: TaskDue? {
+        guard let due else { return nil }
+        return dueIsDay ? .day(CalendarDay(storedInstant: due)) : .time(due)
+    }
+
+    /// The tags' names, sorted without regard to case.
+    public var tagNames: [String] {
+        tags.map(\.name).sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) }
     }
 
     /// Checks a name as a task's name must be: not empty, at most 1,000 characters, one line,

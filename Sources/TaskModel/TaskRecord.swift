@@ -4,48 +4,99 @@ import Foundation
 /// gives imported tasks references of its own).
 ///
 /// ```json
-/// {"createdAt": "2026-11-20T09:15:02.417Z", "due": "2026-11-24T23:00:00.000Z",
-///  "isComplete": false, "name": "Buy milk", "notes": "Oat milk"}
+/// {"completedAt": null, "createdAt": "2026-11-20T09:15:02.417Z", "due": "2026-11-25",
+///  "isComplete": false, "name": "Buy milk", "notes": "Oat milk", "priority": "high",
+///  "project": "Home", "remindAt": "2026-11-25T08:00:00.000Z", "tags": ["errands"]}
 /// ```
-/// `notes` and `due` are `null` when the task has none.
+/// `due` is a day (`2026-11-25`) or an instant (ISO 8601, UTC, milliseconds). `notes`, `due`,
+/// `project`, `completedAt` and `remindAt` are `null` when the task has none; `tags` is sorted.
 public struct TaskRecord: Codable, Sendable, Hashable {
     /// The task's name.
     public var name: String
     /// The task's notes, nil for none.
     public var notes: String?
-    /// The task's due date, nil for none.
-    public var due: Date?
+    /// The task's due day or time, nil for none.
+    public var due: TaskDue?
     /// Whether the task is done.
     public var isComplete: Bool
     /// When the task was created.
     public var createdAt: Date
+    /// The task's priority.
+    public var priority: TaskPriority
+    /// The name of the task's project, nil for none.
+    public var project: String?
+    /// The names of the task's tags.
+    public var tags: [String]
+    /// When the task was completed, nil when unknown or open.
+    public var completedAt: Date?
+    /// When to remind about the task, nil for no reminder.
+    public var remindAt: Date?
 
     /// A record with these values.
-    public init(name: String, notes: String? = nil, due: Date? = nil, isComplete: Bool = false, createdAt: Date) {
+    public init(name: String, notes: String? = nil, due: TaskDue? = nil, isComplete: Bool = false, createdAt: Date,
+                priority: TaskPriority = .normal, project: String? = nil, tags: [String] = [], completedAt: Date? = nil,
+                remindAt: Date? = nil) {
         self.name = name
         self.notes = notes
         self.due = due
         self.isComplete = isComplete
         self.createdAt = createdAt
+        self.priority = priority
+        self.project = project
+        self.tags = tags
+        self.completedAt = completedAt
+        self.remindAt = remindAt
     }
 
     /// The record of a task's current values.
     public init(_ task: TaskItem) {
-        self.init(name: task.name, notes: task.notes, due: task.due, isComplete: task.isComplete, createdAt: task.createdAt)
+        self.init(name: task.name, notes: task.notes, due: task.dueValue, isComplete: task.isComplete,
+                  createdAt: task.createdAt, priority: task.priority, project: task.project?.name, tags: task.tagNames,
+                  completedAt: task.completedAt, remindAt: task.remindAt)
+    }
+
+    /// The record of a task whose labels were read with ``TaskStore/labels(of:)``.
+    init(_ task: TaskItem, labels: TaskLabels) {
+        self.init(name: task.name, notes: task.notes, due: task.dueValue, isComplete: task.isComplete,
+                  createdAt: task.createdAt, priority: task.priority, project: labels.project(of: task),
+                  tags: labels.tags(of: task), completedAt: task.completedAt, remindAt: task.remindAt)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, notes, due, isComplete, createdAt
+        case name, notes, due, isComplete, createdAt, priority, project, tags, completedAt, remindAt
     }
 
-    /// Reads a record; `notes`, `due` and `isComplete` may be missing (nil, nil, false).
+    /// Reads a record; every key but `name` and `createdAt` may be missing (version 1 documents
+    /// have only `notes`, `due` and `isComplete` besides).
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         notes = try container.decodeIfPresent(String.self, forKey: .notes)
-        due = try container.decodeIfPresent(Date.self, forKey: .due)
+        due = try Self.decodeDue(container)
         isComplete = try container.decodeIfPresent(Bool.self, forKey: .isComplete) ?? false
         createdAt = try container.decode(Date.self, forKey: .createdAt)
+        if let word = try container.decodeIfPresent(String.self, forKey: .priority) {
+            guard let priority = TaskPriority(name: word) else {
+                throw DecodingError.dataCorruptedError(forKey: .priority, in: container,
+                    debugDescription: "'\(word)' is not a priority (low, normal or high)")
+            }
+            self.priority = priority
+        } else {
+            priority = .normal
+        }
+        project = try container.decodeIfPresent(String.self, forKey: .project)
+        tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+        completedAt = try container.decodeIfPresent(Date.self, forKey: .completedAt)
+        remindAt = try container.decodeIfPresent(Date.self, forKey: .remindAt)
+    }
+
+    /// A day (`2026-11-25`) or an ISO 8601 instant.
+    private static func decodeDue(_ container: KeyedDecodingContainer<CodingKeys>) throws -> TaskDue? {
+        guard let text = try container.decodeIfPresent(String.self, forKey: .due) else { return nil }
+        if let day = CalendarDay(isoText: text) { return .day(day) }
+        if let instant = TaskDateCoding.date(from: text) { return .time(instant) }
+        throw DecodingError.dataCorruptedError(forKey: .due, in: container,
+            debugDescription: "'\(text)' is not a day (like 2026-11-25) or an ISO 8601 date and time (like 2026-11-25T09:30:00.000Z)")
     }
 
     /// Writes every key, `null` for a missing value, so the document's shape never varies.
@@ -53,8 +104,17 @@ public struct TaskRecord: Codable, Sendable, Hashable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(notes, forKey: .notes)
-        try container.encode(due, forKey: .due)
+        switch due {
+        case .day(let day)?: try container.encode(day.isoText, forKey: .due)
+        case .time(let instant)?: try container.encode(TaskDateCoding.string(from: instant), forKey: .due)
+        case nil: try container.encodeNil(forKey: .due)
+        }
         try container.encode(isComplete, forKey: .isComplete)
         try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(priority.name, forKey: .priority)
+        try container.encode(project, forKey: .project)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(completedAt, forKey: .completedAt)
+        try container.encode(remindAt, forKey: .remindAt)
     }
 }

@@ -43,6 +43,63 @@ extension TaskStore {
                                  sectionNameKeyPath: \TaskItem.isComplete)
     }
 
+    /// The tasks a query selects, in its order (incomplete before complete).
+    ///
+    /// ```swift
+    /// let home = try store.tasks(TaskQuery(filter: .incomplete, project: "Home", sort: .priority))
+    /// ```
+    ///
+    /// A project or tag that does not exist selects no task.
+    ///
+    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    public func tasks(_ query: TaskQuery) throws -> [TaskItem] {
+        var predicate = TaskStore.predicate(query.filter, matching: query.search)
+        if let priority = query.priority {
+            let part: PersistKit.FetchPredicate<TaskItem> = \TaskItem.priority == priority
+            predicate = predicate.map { $0 && part } ?? part
+        }
+        let fetched = try context.fetch(FetchRequest(predicate: predicate, sortBy: TaskStore.order(query.sort)))
+        return try keepingRelated(fetched, project: query.project, tag: query.tag)
+    }
+
+    /// `tasks` narrowed to those in the project and with the tag named, by navigating from the
+    /// project and the tag (`project.tasks`, `tag.tasks`).
+    ///
+    /// Predicates through relationships (`project.name ==[c] %@`, `ANY tags.name ==[c] %@`) will
+    /// do this in the fetch itself; this is the one place to change then.
+    func keepingRelated(_ tasks: [TaskItem], project: String?, tag: String?) throws -> [TaskItem] {
+        var members: Set<ObjectIdentifier>?
+        func narrow(to related: Set<TaskItem>) {
+            let identifiers = Set(related.map(ObjectIdentifier.init))
+            members = members.map { $0.intersection(identifiers) } ?? identifiers
+        }
+        if let project {
+            guard let found = try projectNamed(LabelName.clean(project, kind: .project), creating: false) else { return [] }
+            narrow(to: found.tasks)
+        }
+        if let tag {
+            guard let found = try tagNamed(tag, creating: false) else { return [] }
+            narrow(to: found.tasks)
+        }
+        guard let members else { return tasks }
+        return tasks.filter { members.contains(ObjectIdentifier($0)) }
+    }
+
+    /// The sort descriptors of an order: incomplete first, then as `sort` says.
+    public static func order(_ sort: TaskSort) -> [PersistKit.FetchSortDescriptor<TaskItem>] {
+        switch sort {
+        case .due:
+            return listOrder
+        case .priority:
+            return [FetchSortDescriptor(\TaskItem.isComplete), FetchSortDescriptor(\TaskItem.priority, order: .reverse)]
+                + listOrder.dropFirst()
+        case .name:
+            return [FetchSortDescriptor(\TaskItem.isComplete),
+                    FetchSortDescriptor(\TaskItem.name, comparison: .localizedStandard),
+                    FetchSortDescriptor(\TaskItem.createdAt)]
+        }
+    }
+
     /// The list order: incomplete first (false sorts before true), then by due date with
     /// undated tasks last, then by creation (ties by reference, as PersistKit breaks them).
     public static var listOrder: [FetchSortDescriptor<TaskItem>] {

@@ -25,15 +25,12 @@ extension TaskStore {
     }
 
     /// A few example tasks: one due tomorrow with notes, one due in three days, one without a
-    /// date, and one already done.
+    /// date, and one already done. Their dues are calendar days.
     private func insertSampleTasks(now: Date = Date(), calendar: Calendar = .current) {
-        let today = calendar.startOfDay(for: now)
-        func day(_ offset: Int) -> Date? {
-            calendar.date(byAdding: .day, value: offset, to: today).map(TaskDateCoding.normalized)
-        }
-        let samples: [(name: String, notes: String?, due: Date?, isComplete: Bool)] = [
-            ("Buy milk", "Oat milk if they have it\nand bread", day(1), false),
-            ("Call mom", nil, day(3), false),
+        let today = CalendarDay(date: now, calendar: calendar)
+        let samples: [(name: String, notes: String?, due: CalendarDay?, isComplete: Bool)] = [
+            ("Buy milk", "Oat milk if they have it\nand bread", today.adding(days: 1), false),
+            ("Call mom", nil, today.adding(days: 3), false),
             ("Try the task list", "These are examples: complete, edit or remove them.", nil, false),
             ("Water the plants", nil, nil, true),
         ]
@@ -41,8 +38,10 @@ extension TaskStore {
             let task = TaskItem(context: context)
             task.name = sample.name
             task.notes = sample.notes
-            task.due = sample.due
+            task.due = sample.due?.storedInstant
+            task.dueIsDay = sample.due != nil
             task.isComplete = sample.isComplete
+            if sample.isComplete { task.completedAt = TaskDateCoding.normalized(now) }
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import PersistKit
 
 extension TaskStore {
-    /// Every task, in list order, as an export document (JSON; see ``TaskDocument``).
+    /// Every task, in list order, with every project and tag, as an export document (JSON; see
+    /// ``TaskDocument``).
     ///
     /// ```swift
     /// let data = try store.exportDocument()
@@ -11,14 +12,20 @@ extension TaskStore {
     ///
     /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
     public func exportDocument() throws -> Data {
-        TaskDocument(tasks: try tasks().map(TaskRecord.init)).encoded()
+        let tasks = try tasks()
+        let labels = try labels(of: tasks)
+        return TaskDocument(tasks: tasks.map { TaskRecord($0, labels: labels) }, projects: try projects().map(\.name),
+                            tags: try self.tags().map(\.name)).encoded()
     }
 
-    /// Adds the tasks of an export document, all in one save: every task, or (when it throws)
-    /// none.
+    /// Adds the tasks, projects and tags of an export document, all in one save: everything,
+    /// or (when it throws) nothing.
     ///
-    /// Names are trimmed and checked as ``add(name:notes:due:)`` checks them; creation dates,
-    /// due dates and completion are kept.
+    /// Names are trimmed and checked as ``add(name:_:)`` checks them; creation dates, due
+    /// dates, completion, priorities and reminders are kept. A project or tag the store already
+    /// has (by name, without regard to case) is used, not made again. In a version 1 document,
+    /// hashtags in names and notes (`Buy milk #errands`) become tags, as when a version 1 store
+    /// is upgraded.
     ///
     /// ```swift
     /// let result = try store.importDocument(data)            // duplicates skipped
@@ -26,57 +33,169 @@ extension TaskStore {
     /// ```
     ///
     /// - Throws: ``PersistKit/PersistError`` `.typeMismatch` when `data` is not a task export,
-    ///   `.validation` naming the task whose name is bad, or any save error.
+    ///   `.validation` naming the task, project or tag whose name is bad, or any save error.
     @discardableResult
     public func importDocument(_ data: Data, duplicates: DuplicatePolicy = .skip) throws -> ImportResult {
-        try importRecords(try TaskDocument(data: data).tasks, duplicates: duplicates)
+        try importDocument(try TaskDocument(data: data), duplicates: duplicates)
     }
 
-    /// Adds tasks from records, in one save; see ``importDocument(_:duplicates:)``.
+    /// Adds the tasks, projects and tags of a document read already; see
+    /// ``importDocument(_:duplicates:)-(Data,_)``.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` naming the record whose name is bad,
-    ///   or any save error; nothing is added then.
+    /// - Throws: as ``importDocument(_:duplicates:)-(Data,_)``.
     @discardableResult
-    public func importRecords(_ records: [TaskRecord], duplicates: DuplicatePolicy = .skip) throws -> ImportResult {
+    public func importDocument(_ document: TaskDocument, duplicates: DuplicatePolicy = .skip) throws -> ImportResult {
+        var records = document.tasks
+        if document.version < 2 {
+            for index in records.indices {
+                records[index].tags = Hashtags.names(name: records[index].name, notes: records[index].notes)
+            }
+        }
+        return try importRecords(records, projects: document.projects, tags: document.tags, duplicates: duplicates)
+    }
+
+    /// Adds tasks from records, in one save; see ``importDocument(_:duplicates:)-(Data,_)``.
+    ///
+    /// - Throws: ``PersistKit/PersistError`` `.validation` naming the record (or the project or
+    ///   tag) whose name is bad, or any save error; nothing is added then.
+    @discardableResult
+    public func importRecords(_ records: [TaskRecord], projects: [String] = [], tags: [String] = [],
+                              duplicates: DuplicatePolicy = .skip) throws -> ImportResult {
+        let cleaned = try cleanRecords(records)
+        let projectNames = try cleanLabels(projects, kind: .project)
+        let tagNames = try cleanLabels(tags, kind: .tag)
         struct Identity: Hashable {
             let name: String
             let createdAt: Date
         }
+        var existing = Set<Identity>()
+        if duplicates == .skip {
+            existing = Set(try self.tasks().map { Identity(name: $0.name, createdAt: $0.createdAt) })
+        }
+        var result = ImportResult(imported: 0, skipped: 0)
+        try saving {
+            var labels = LabelCache(store: self)
+            for name in projectNames { _ = try labels.project(name) }
+            for name in tagNames { _ = try labels.tag(name) }
+            for record in cleaned {
+                if existing.contains(Identity(name: record.name, createdAt: record.createdAt)) {
+                    result.skipped += 1
+                    continue
+                }
+                try insert(record, labels: &labels)
+                result.imported += 1
+            }
+            labels.assignTags()
+        }
+        return result
+    }
+
+    private func insert(_ record: TaskRecord, labels: inout LabelCache) throws {
+        let task = TaskItem(context: context)
+        task.name = record.name
+        task.notes = record.notes
+        switch record.due {
+        case .day(let day)?:
+            task.due = day.storedInstant
+            task.dueIsDay = true
+        case .time(let instant)?:
+            task.due = instant
+        case nil:
+            break
+        }
+        task.isComplete = record.isComplete
+        task.createdAt = record.createdAt
+        task.priority = record.priority
+        task.completedAt = record.isComplete ? record.completedAt : nil
+        task.remindAt = record.remindAt
+        task.project = try record.project.map { try labels.project($0) }
+        for name in record.tags { try labels.add(task, toTag: name) }
+    }
+
+    /// The records trimmed, normalized and checked.
+    private func cleanRecords(_ records: [TaskRecord]) throws -> [TaskRecord] {
         var cleaned: [TaskRecord] = []
         for (index, record) in records.enumerated() {
             var record = record
             record.name = TaskStore.cleanName(record.name)
             record.notes = TaskStore.cleanNotes(record.notes)
-            record.due = record.due.map(TaskDateCoding.normalized)
+            if case .time(let instant)? = record.due { record.due = .time(TaskDateCoding.normalized(instant)) }
             record.createdAt = TaskDateCoding.normalized(record.createdAt)
+            record.completedAt = record.completedAt.map(TaskDateCoding.normalized)
+            record.remindAt = record.remindAt.map(TaskDateCoding.normalized)
             do {
                 try TaskItem.validate(name: record.name)
+                if let project = record.project {
+                    record.project = LabelName.clean(project, kind: .project)
+                    try LabelName.validate(record.project ?? "", kind: .project)
+                }
+                record.tags = try cleanLabels(record.tags, kind: .tag, numbered: false)
             } catch var error as PersistError {
                 error.message = "task \(index + 1) of the document: " + error.message
                 throw error
             }
             cleaned.append(record)
         }
-        var existing = Set<Identity>()
-        if duplicates == .skip {
-            existing = Set(try tasks().map { Identity(name: $0.name, createdAt: $0.createdAt) })
-        }
-        var result = ImportResult(imported: 0, skipped: 0)
-        try saving {
-            for record in cleaned {
-                if existing.contains(Identity(name: record.name, createdAt: record.createdAt)) {
-                    result.skipped += 1
-                    continue
-                }
-                let task = TaskItem(context: context)
-                task.name = record.name
-                task.notes = record.notes
-                task.due = record.due
-                task.isComplete = record.isComplete
-                task.createdAt = record.createdAt
-                result.imported += 1
+        return cleaned
+    }
+
+    private func cleanLabels(_ names: [String], kind: LabelName.Kind, numbered: Bool = true) throws -> [String] {
+        try names.enumerated().map { index, name in
+            let clean = LabelName.clean(name, kind: kind)
+            do {
+                try LabelName.validate(clean, kind: kind)
+            } catch var error as PersistError where numbered {
+                error.message = "\(kind.noun) \(index + 1) of the document: " + error.message
+                throw error
             }
+            return clean
         }
-        return result
+    }
+}
+
+/// Projects and tags by lower-cased name during one import: each found or made once; the
+/// tasks each tag gets are collected and given to it at the end, in one assignment per tag
+/// (assigning each task's tags in turn costs time quadratic in a tag's tasks).
+private struct LabelCache {
+    let store: TaskStore
+    var projects: [String: Project] = [:]
+    var tags: [String: Tag] = [:]
+    var tagged: [String: [TaskItem]] = [:]
+
+    init(store: TaskStore) {
+        self.store = store
+    }
+
+    /// Never thrown: a look-up that may create always finds.
+    static func missing(_ name: String) -> PersistError {
+        PersistError(.objectNotFound, "\"\(name)\" could not be made")
+    }
+
+    mutating func project(_ name: String) throws -> Project {
+        if let known = projects[name.lowercased()] { return known }
+        guard let project = try store.projectNamed(name, creating: true) else { throw LabelCache.missing(name) }
+        projects[name.lowercased()] = project
+        return project
+    }
+
+    /// Notes that `task` gets the tag `name`, for ``assignTags()``.
+    mutating func add(_ task: TaskItem, toTag name: String) throws {
+        _ = try tag(name)
+        tagged[name.lowercased(), default: []].append(task)
+    }
+
+    /// Gives every tag the tasks noted for it.
+    func assignTags() {
+        for (key, tasks) in tagged {
+            guard let tag = tags[key] else { continue }
+            tag.tasks = tag.tasks.union(tasks)
+        }
+    }
+
+    mutating func tag(_ name: String) throws -> Tag {
+        if let known = tags[name.lowercased()] { return known }
+        guard let tag = try store.tagNamed(name, creating: true) else { throw LabelCache.missing(name) }
+        tags[name.lowercased()] = tag
+        return tag
     }
 }

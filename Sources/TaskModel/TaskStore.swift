@@ -21,13 +21,18 @@ public final class TaskStore {
     public let context: ManagedObjectContext
     /// Whether this store was new when opened here and example tasks were added to it.
     public internal(set) var didStageSampleData = false
+    /// What opening the store did when it was written by an older TaskModel (it was migrated,
+    /// hashtags becoming tags); nil when it was already current.
+    public let upgrade: StoreUpgrade?
 
-    /// The model TaskModel's stores are made with: the "Task" entity, and the store's own
-    /// one-row "StoreInfo" record.
+    /// The model TaskModel's stores are made with (version 2): the "Task", "Project" and "Tag"
+    /// entities, the store's own one-row "StoreInfo" record, and the reminders `tasks watch`
+    /// has shown ("ReminderNotice").
     ///
-    /// Its ``PersistKit/ManagedObjectModel/document`` is committed as `Schema/TaskModel/1.json`.
+    /// Its ``PersistKit/ManagedObjectModel/document`` is committed as `Schema/TaskModel/2.json`;
+    /// version 1's is `Schema/TaskModel/1.json` (``TaskModelV1``).
     public static func makeModel() throws -> ManagedObjectModel {
-        try ManagedObjectModel(entities: [TaskItem.self, StoreInfo.self])
+        try makeVersionedModel([TaskItem.self, StoreInfo.self, Project.self, Tag.self, ReminderNotice.self])
     }
 
     /// Opens a task store on a container made with ``makeModel()``.
@@ -40,16 +45,20 @@ public final class TaskStore {
     ///   entities or the store cannot be read or written.
     public init(container: PersistentContainer, stagesSampleData: Bool = true) throws {
         self.container = container
+        upgrade = TaskStore.upgrade(of: container)
         context = container.newContext()
         try prepareNewStore(stagesSampleData: stagesSampleData)
     }
 
     /// Opens (creating it if needed) the SQLite task store at `url`; its directory must exist.
+    /// A store written by an older TaskModel is migrated first (see ``upgrade``), in one
+    /// transaction: killed meanwhile, it is left as it was.
     ///
-    /// - Throws: ``PersistKit/PersistError``: `.notADatabase`, `.incompatibleModel`,
-    ///   `.cannotOpenStore` (see ``PersistKit/PersistentContainer/init(model:store:)``).
+    /// - Throws: ``PersistKit/PersistError``: `.notADatabase`, `.incompatibleModel` (a store of
+    ///   a newer TaskModel, or of another program), `.cannotOpenStore` (see
+    ///   ``PersistKit/PersistentContainer/init(model:store:)``).
     public convenience init(url: URL, stagesSampleData: Bool = true) throws {
-        let container = try PersistentContainer(model: try TaskStore.makeModel(), store: .sqlite(url))
+        let container = try TaskStore.makeContainer(url: url)
         try self.init(container: container, stagesSampleData: stagesSampleData)
     }
 
@@ -58,46 +67,69 @@ public final class TaskStore {
     /// Adds a task and saves it.
     ///
     /// The name is trimmed; notes that are empty or only whitespace are stored as nil; dates
-    /// are kept to the millisecond.
+    /// are kept to the millisecond. `due` is an instant (see ``add(name:_:)`` for a due day).
     ///
     /// - Throws: ``PersistKit/PersistError`` `.validation` (attribute "name") for an empty or
     ///   multi-line name, or any save error. Nothing is added then.
     @discardableResult
     public func add(name: String, notes: String? = nil, due: Date? = nil) throws -> TaskItem {
-        let cleanName = TaskStore.cleanName(name)
-        try TaskItem.validate(name: cleanName)
-        return try saving {
+        try add(name: name, TaskChanges(notes: .some(notes), due: .some(due.map(TaskDue.time))))
+    }
+
+    /// Adds a task with everything `changes` sets (its name is `name`), and saves it.
+    ///
+    /// ```swift
+    /// let task = try store.add(name: "Buy milk", TaskChanges(due: .some(.day(tomorrow)), project: "Home",
+    ///                                                         addedTags: ["errands"]))
+    /// ```
+    ///
+    /// - Throws: ``PersistKit/PersistError`` `.validation` for a bad task, project or tag name,
+    ///   or any save error. Nothing is added (no project or tag made) then.
+    @discardableResult
+    public func add(name: String, _ changes: TaskChanges) throws -> TaskItem {
+        var changes = changes
+        changes.name = name
+        let checked = try check(changes)
+        return try savingLabels {
             let task = TaskItem(context: context)
-            task.name = cleanName
-            task.notes = TaskStore.cleanNotes(notes)
-            task.due = due.map(TaskDateCoding.normalized)
+            try apply(checked, to: task)
             return task
         }
     }
 
     /// Replaces a task's name, notes and due date (pass the current values to keep them) and
-    /// saves.
+    /// saves. A due equal to the task's current one keeps its kind (a day stays a day); another
+    /// one is an instant.
     ///
     /// - Throws: ``PersistKit/PersistError`` `.validation` for a bad name, `.invalidObject` for
     ///   a task of another store or a deleted one, or any save error. Nothing changes then.
     public func update(_ task: TaskItem, name: String, notes: String?, due: Date?) throws {
+        let keepsDue = due.map(TaskDateCoding.normalized) == task.due
+        try edit(task, TaskChanges(name: name, notes: .some(notes), due: keepsDue ? nil : .some(due.map(TaskDue.time))))
+    }
+
+    /// Makes the changes to a task and saves, all or (when it throws) none.
+    ///
+    /// - Throws: ``PersistKit/PersistError`` `.validation` for a bad task, project or tag name,
+    ///   `.invalidObject` for a task of another store or a deleted one, or any save error.
+    public func edit(_ task: TaskItem, _ changes: TaskChanges) throws {
         try checkOwned(task)
-        let cleanName = TaskStore.cleanName(name)
-        try TaskItem.validate(name: cleanName)
-        try saving {
-            task.name = cleanName
-            task.notes = TaskStore.cleanNotes(notes)
-            task.due = due.map(TaskDateCoding.normalized)
-        }
+        let checked = try check(changes)
+        try savingLabels { try apply(checked, to: task) }
     }
 
     /// Marks a task done or not done and saves (nothing is written when it already is).
+    /// Completing records ``TaskItem/completedAt``; reopening clears it.
     ///
     /// - Throws: ``PersistKit/PersistError`` `.invalidObject` for a task of another store or a
     ///   deleted one, or any save error.
     public func setIsComplete(_ task: TaskItem, _ isComplete: Bool) throws {
         try checkOwned(task)
-        try saving { task.isComplete = isComplete }
+        guard task.isComplete != isComplete else { return }
+        try saving {
+            task.isComplete = isComplete
+            task.completedAt = isComplete ? TaskDateCoding.normalized(Date()) : nil
+        }
     }
 
     /// Flips a task between done and not done, and saves.
@@ -121,8 +153,10 @@ public final class TaskStore {
     ///   already deleted one, or any save error; nothing is removed then.
     public func remove(_ tasks: [TaskItem]) throws {
         for task in tasks { try checkOwned(task) }
+        let notices = try reminderNotices(of: tasks)
         try saving {
             for task in tasks { context.delete(task) }
+            for notice in notices { context.delete(notice) }
         }
     }
 
@@ -155,7 +189,18 @@ public final class TaskStore {
         }
     }
 
-    private func checkOwned(_ task: TaskItem) throws {
+    /// ``saving(_:)``, tried a second time when the save collides with a project or tag another
+    /// process made meanwhile under the same name: the second time finds and uses it.
+    @discardableResult
+    func savingLabels<T>(_ changes: () throws -> T) throws -> T {
+        do {
+            return try saving(changes)
+        } catch let error as PersistError where error.code == .constraintViolation {
+            return try saving(changes)
+        }
+    }
+
+    func checkOwned(_ task: TaskItem) throws {
         guard task.managedObjectContext === context, !task.isDeleted else {
             throw PersistError(.invalidObject,
                 task.isDeleted ? "task \(task.reference) was removed" : "task \(task.reference) belongs to another task store",

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import TaskModel
 
-/// `tasks add NAME [--notes TEXT] [--due DATE]`.
+/// `tasks add NAME [--notes TEXT] [--due DATE] [--project NAME] [--tag NAME]... [--priority P] [--remind DATE-TIME]`.
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a task.")
 
@@ -10,14 +10,18 @@ struct AddCommand: ParsableCommand {
     var name: String
     @Option(help: "Notes about the task.")
     var notes: String?
-    @Option(help: ArgumentHelp("When it is due: 2026-11-25, today, tomorrow, +3d, friday.", valueName: "date"))
+    @Option(help: ArgumentHelp("When it is due: 2026-11-25, today, tomorrow, +3d, friday; or a day and a time.",
+                               valueName: "date"))
     var due: String?
+    @OptionGroup var fields: TaskFieldOptions
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
-        let dueDate = try due.map { try Arguments.dueDate($0) }
+        var changes = try fields.changes()
+        changes.notes = .some(notes)
+        if let due { changes.due = .some(try Arguments.due(due)) }
         let store = try storeOptions.open()
-        let task = try store.add(name: name, notes: notes, due: dueDate)
+        let task = try store.add(name: name, changes)
         try Console.out("Added \(task.reference) \(TerminalText.quoted(task.name))")
     }
 }

@@ -20,13 +20,36 @@ enum Arguments {
         CommandError.usage("'\(text)' is not a task reference (try 12 or '#12')")
     }
 
-    /// A due date: the start of the day `text` names (see ``DueDateParser``).
+    /// A due: the calendar day `text` names, or a day and a time (see ``DueDateParser``).
     ///
     /// - Throws: a usage ``CommandError`` showing what is accepted.
-    static func dueDate(_ text: String, parser: DueDateParser = DueDateParser()) throws -> Date {
-        guard let date = parser.date(from: text) else {
+    static func due(_ text: String, parser: DueDateParser = DueDateParser()) throws -> TaskDue {
+        guard let due = parser.due(from: text) else {
             throw CommandError.usage("'\(text)' is not a date (try \(DueDateParser.examples))")
         }
-        return date
+        return due
+    }
+
+    /// A reminder time: a day and a time of day, a time today, or an offset from now.
+    ///
+    /// - Throws: a usage ``CommandError`` showing what is accepted; a day without a time is
+    ///   refused with a hint, not given an arbitrary hour.
+    static func remindTime(_ text: String, parser: DueDateParser = DueDateParser()) throws -> Date {
+        if let date = parser.dateTime(from: text) { return date }
+        if parser.day(from: text) != nil {
+            let day = text.trimmingCharacters(in: .whitespaces)
+            throw CommandError.usage("'\(text)' has no time of day (try '\(day) 9am' or '\(day) 14:30')")
+        }
+        throw CommandError.usage("'\(text)' is not a date and time (try \(DueDateParser.timeExamples))")
+    }
+
+    /// A priority: low, normal or high.
+    ///
+    /// - Throws: a usage ``CommandError`` naming the three.
+    static func priority(_ text: String) throws -> TaskPriority {
+        guard let priority = TaskPriority(name: text.trimmingCharacters(in: .whitespaces)) else {
+            throw CommandError.usage("'\(text)' is not a priority (try low, normal or high)")
+        }
+        return priority
     }
 }

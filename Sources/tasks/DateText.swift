@@ -31,11 +31,24 @@ struct DateText {
     /// `Nov 25, 2026 at 9:15 AM` in the user's medium date and short time styles.
     func dayAndTime(_ date: Date) -> String { dayAndTimeFormatter.string(from: date) }
 
+    /// A calendar day in the user's medium style, the same day in every time zone.
+    func day(_ day: CalendarDay) -> String {
+        day.startOfDay(in: calendar).map(self.day) ?? day.isoText
+    }
+
+    /// A task's due without its mark: the day, and the time of a due instant that is not the
+    /// start of its day (tasks of version 1 hold local midnight: they show as the day alone).
+    func plainDue(of task: TaskItem) -> String {
+        guard let due = task.due else { return "" }
+        if let dueDay = task.dueDay { return day(dueDay) }
+        return calendar.startOfDay(for: due) == due ? day(due) : dayAndTime(due)
+    }
+
     /// A task's due date with its mark for open tasks, styled: `Nov 25, 2026 (tomorrow)`;
     /// empty for an undated task.
     func due(of task: TaskItem, style: Style) -> String {
-        guard let due = task.due else { return "" }
-        let text = day(due)
+        guard task.due != nil else { return "" }
+        let text = plainDue(of: task)
         switch task.dueStatus(now: now, calendar: calendar) {
         case .overdue?: return style.red(text + " (overdue)")
         case .today?: return style.yellow(text + " (today)")
@@ -44,13 +57,14 @@ struct DateText {
         }
     }
 
-    /// The calendar day of `date`, `2026-11-25`, for JSON.
+    /// The calendar day a task is due on, `2026-11-25`, for JSON: the due day, or the local
+    /// day of a due instant.
+    func isoDueDay(of task: TaskItem) -> String? {
+        task.dueDay(calendar: calendar)?.isoText
+    }
+
+    /// The calendar day of `date`, `2026-11-25`, in the user's time zone.
     func isoDay(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        func pad(_ value: Int?, _ width: Int) -> String {
-            let digits = String(value ?? 0)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return pad(parts.year, 4) + "-" + pad(parts.month, 2) + "-" + pad(parts.day, 2)
+        CalendarDay(date: date, calendar: calendar).isoText
     }
 }

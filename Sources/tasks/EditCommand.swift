@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import TaskModel
 
-/// `tasks edit REF [--name NAME] [--notes TEXT] [--due DATE | --no-due]`.
+/// `tasks edit REF [--name NAME] [--notes TEXT] [--due DATE | --no-due] [--project NAME | --no-project]
+/// [--tag NAME]... [--untag NAME]... [--priority P] [--remind DATE-TIME | --no-remind]`.
 struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "edit", abstract: "Change a task's name, notes or due date.")
+        commandName: "edit", abstract: "Change a task's name, notes, due date, project, tags, priority or reminder.")
 
     @Argument(help: ArgumentHelp("The task's number: 12 or '#12'.", valueName: "ref"))
     var reference: String
@@ -13,23 +14,28 @@ struct EditCommand: ParsableCommand {
     var name: String?
     @Option(help: "The new notes (\"\" removes them).")
     var notes: String?
-    @Option(help: ArgumentHelp("The new due date: 2026-11-25, today, tomorrow, +3d, friday.", valueName: "date"))
+    @Option(help: ArgumentHelp("The new due date: 2026-11-25, today, tomorrow, +3d, friday; or a day and a time.",
+                               valueName: "date"))
     var due: String?
     @Flag(name: .customLong("no-due"), help: "Remove the due date.")
     var noDue = false
+    @OptionGroup var fields: TaskFieldOptions
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
         let number = try Arguments.reference(reference)
         if due != nil && noDue { throw CommandError.usage("--due and --no-due cannot be used together") }
-        if name == nil && notes == nil && due == nil && !noDue {
-            throw CommandError.usage("nothing to change: give --name, --notes, --due or --no-due")
+        if name == nil && notes == nil && due == nil && !noDue && fields.isEmpty {
+            throw CommandError.usage("nothing to change: give --name, --notes, --due, --no-due, --project, --no-project, "
+                                     + "--tag, --untag, --priority, --remind or --no-remind")
         }
-        let dueDate = try due.map { try Arguments.dueDate($0) }
+        var changes = try fields.changes()
+        changes.name = name
+        if let notes { changes.notes = .some(notes) }
+        if let due { changes.due = .some(try Arguments.due(due)) } else if noDue { changes.due = .some(nil) }
         let store = try storeOptions.open()
         let task = try store.task(withReference: number)
-        try store.update(task, name: name ?? task.name, notes: notes ?? task.notes,
-                         due: noDue ? nil : (dueDate ?? task.due))
+        try store.edit(task, changes)
         try Console.out("Updated \(task.reference) \(TerminalText.quoted(task.name))")
     }
 }

@@ -25,6 +25,11 @@ enum ErrorText {
         case .notADatabase:
             return "\(path) is not a task store (not a database)"
         case .incompatibleModel:
+            if let stored = error.storeVersion.flatMap({ Int($0) }), let current = error.modelVersion.flatMap({ Int($0) }),
+               stored > current {
+                return "\(path) was written by a newer version of tasks (model version \(stored); this one reads up to "
+                    + "\(current)); it was left untouched"
+            }
             if error.storeVersion != nil || error.entity != nil {   // a PersistKit store of another model (version or tables)
                 return "\(path) was written with another model (another version of tasks, or another program); it was left untouched"
             }
@@ -37,6 +42,14 @@ enum ErrorText {
         default:
             return "cannot open the task store \(path): " + line(for: error)
         }
+    }
+
+    /// `50,002`: counts grouped by thousands the same in every locale, as TaskModel's messages.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number)
+        return digits.enumerated().map { index, digit in
+            index > 0 && (digits.count - index) % 3 == 0 ? ",\(digit)" : "\(digit)"
+        }.joined()
     }
 
     static func firstLine(_ text: String) -> String {

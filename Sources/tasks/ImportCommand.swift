@@ -34,7 +34,7 @@ struct ImportCommand: ParsableCommand {
             throw CommandError.failure("\(file == "-" ? "standard input" : file) is " + error.message)
         }
         let store = try storeOptions.open()
-        let result = try store.importRecords(document.tasks, duplicates: keepDuplicates ? .keep : .skip)
+        let result = try store.importDocument(document, duplicates: keepDuplicates ? .keep : .skip)
         var text = "Imported \(result.imported) task\(result.imported == 1 ? "" : "s")"
         if result.skipped > 0 {
             text += " (skipped \(result.skipped) already in the store)"

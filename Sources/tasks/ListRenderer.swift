@@ -5,47 +5,105 @@ import TaskModel
 ///
 /// ```
 /// Incomplete (2)
-///   #2  [ ] Buy milk   Nov 22, 2026 (tomorrow)  Oat milk if they have it
-///   #3  [ ] Call mom   Nov 24, 2026
+///   #2  [ ] Buy milk   Nov 22, 2026 (tomorrow)  high    +Home  #errands  Oat milk if they have it
+///   #3  [ ] Call mom   Nov 24, 2026             normal
 ///
 /// Complete (1)
-///   #4  [x] Water the plants
+///   #4  [x] Water the plants                    normal
 /// ```
+///
+/// The priority, project and tag columns appear when some listed task has a priority other
+/// than normal, a project, or a tag: a list that uses none of them looks as it always did.
 struct ListRenderer {
     let style: Style
     let dates: DateText
+    /// The tasks' projects and tags; nil shows none.
+    var labels: TaskLabels?
     /// Names longer than this are not padded to, so one long name does not push every row.
     private let widestPaddedName = 40
 
-    /// The lines for these sections, in order; a hint when the store has no task at all.
+    init(style: Style, dates: DateText, labels: TaskLabels? = nil) {
+        self.style = style
+        self.dates = dates
+        self.labels = labels
+    }
+
+    /// The widths of the columns, in terminal cells (0: the column is left out).
+    private struct Widths {
+        var reference = 2
+        var name = 0
+        var due = 0
+        var priority = 0
+        var project = 0
+        var tags = 0
+    }
+
+    /// A task's texts, computed once per task (formatting a date is the costly part of a row).
+    private struct Cells {
+        let task: TaskItem
+        let name: String
+        let plainDue: String
+        let due: String
+        let project: String
+        let tags: String
+    }
+
+    /// The lines for these sections, in order.
     func lines(for sections: [(section: TaskSection, tasks: [TaskItem])]) -> [String] {
-        let all = sections.flatMap(\.tasks)
-        let referenceWidth = all.map(\.reference.count).max() ?? 2
-        // Columns are measured in terminal cells: a CJK character or an emoji takes two.
-        let nameWidth = min(widestPaddedName, all.map { DisplayWidth.of(TerminalText.visible($0.name)) }.max() ?? 0)
-        let dueWidth = all.map { DisplayWidth.of(dates.due(of: $0, style: Style(isEnabled: false))) }.max() ?? 0
+        let cells = sections.map { entry in entry.tasks.map { makeCells($0) } }
+        let widths = measure(cells.flatMap { $0 })
         var lines: [String] = []
         for (index, entry) in sections.enumerated() {
             if index > 0 { lines.append("") }
             lines.append(style.bold("\(entry.section.title) (\(entry.tasks.count))"))
-            for task in entry.tasks {
-                lines.append(row(task, referenceWidth: referenceWidth, nameWidth: nameWidth, dueWidth: dueWidth))
+            for task in cells[index] {
+                lines.append(row(task, widths))
             }
         }
         return lines
     }
 
-    /// One task's row: reference, box, name, due date, first line of notes; the name and notes
-    /// with their control characters made visible.
-    func row(_ task: TaskItem, referenceWidth: Int, nameWidth: Int, dueWidth: Int) -> String {
-        let reference = padding(task.reference.count, referenceWidth) + task.reference
-        let box = task.isComplete ? style.green("[x]") : "[ ]"
+    private func makeCells(_ task: TaskItem) -> Cells {
         let plainDue = dates.due(of: task, style: Style(isEnabled: false))
-        let plainName = TerminalText.visible(task.name)
-        let name = task.isComplete ? style.dim(plainName) : plainName
-        var line = "  " + style.dim(reference) + "  " + box + " " + name + padding(DisplayWidth.of(plainName), nameWidth)
-        if dueWidth > 0 {
-            line += "  " + dates.due(of: task, style: style) + padding(DisplayWidth.of(plainDue), dueWidth)
+        return Cells(task: task, name: TerminalText.visible(task.name), plainDue: plainDue,
+                     due: style.isEnabled ? dates.due(of: task, style: style) : plainDue,
+                     project: labels?.project(of: task).map { "+" + TerminalText.visible($0) } ?? "",
+                     tags: (labels?.tags(of: task) ?? []).map { "#" + TerminalText.visible($0) }.joined(separator: " "))
+    }
+
+    private func measure(_ all: [Cells]) -> Widths {
+        var widths = Widths()
+        widths.reference = all.map(\.task.reference.count).max() ?? 2
+        // Columns are measured in terminal cells: a CJK character or an emoji takes two.
+        widths.name = min(widestPaddedName, all.map { DisplayWidth.of($0.name) }.max() ?? 0)
+        widths.due = all.map { DisplayWidth.of($0.plainDue) }.max() ?? 0
+        if all.contains(where: { $0.task.priority != .normal }) {
+            widths.priority = all.map { $0.task.priority.name.count }.max() ?? 0
+        }
+        widths.project = all.map { DisplayWidth.of($0.project) }.max() ?? 0
+        widths.tags = all.map { DisplayWidth.of($0.tags) }.max() ?? 0
+        return widths
+    }
+
+    /// One task's row: reference, box, name, due date, priority, project, tags, first line of
+    /// notes; text from the store with its control characters made visible.
+    private func row(_ cells: Cells, _ widths: Widths) -> String {
+        let task = cells.task
+        let reference = padding(task.reference.count, widths.reference) + task.reference
+        let box = task.isComplete ? style.green("[x]") : "[ ]"
+        let name = task.isComplete ? style.dim(cells.name) : cells.name
+        var line = "  " + style.dim(reference) + "  " + box + " " + name + padding(DisplayWidth.of(cells.name), widths.name)
+        if widths.due > 0 {
+            line += "  " + cells.due + padding(DisplayWidth.of(cells.plainDue), widths.due)
+        }
+        if widths.priority > 0 {
+            line += "  " + priorityText(task.priority) + padding(task.priority.name.count, widths.priority)
+        }
+        if widths.project > 0 {
+            line += "  " + style.blue(cells.project) + padding(DisplayWidth.of(cells.project), widths.project)
+        }
+        if widths.tags > 0 {
+            line += "  " + style.cyan(cells.tags) + padding(DisplayWidth.of(cells.tags), widths.tags)
         }
         if let notes = task.notesFirstLine {
             line += "  " + style.dim(TerminalText.visible(notes))
@@ -53,6 +111,14 @@ struct ListRenderer {
         // Padding is only for the columns after it: no trailing blanks.
         while line.last == " " { line.removeLast() }
         return line
+    }
+
+    private func priorityText(_ priority: TaskPriority) -> String {
+        switch priority {
+        case .high: return style.red(priority.name)
+        case .normal: return priority.name
+        case .low: return style.dim(priority.name)
+        }
     }
 
     private func padding(_ used: Int, _ width: Int) -> String {

@@ -17,17 +17,32 @@ struct ShowCommand: ParsableCommand {
         let store = try storeOptions.open()
         let task = try store.task(withReference: number)
         let dates = DateText()
+        let labels = try store.labels(of: [task])
         if json {
-            try Console.out(TaskJSON.text(of: TaskJSON.Row(task, dates: dates)))
+            try Console.out(TaskJSON.text(of: TaskJSON.Row(task, dates: dates, labels: labels)))
             return
         }
         let style = Style.forStandardOutput()
-        var lines = [
-            style.bold("\(task.reference) \(task.isComplete ? "[x]" : "[ ]") \(TerminalText.visible(task.name))"),
-            "Status:  " + (task.isComplete ? "complete" : "incomplete"),
-            "Due:     " + (task.due == nil ? "-" : dates.due(of: task, style: style)),
-            "Created: " + dates.dayAndTime(task.createdAt),
-        ]
+        try Console.out(lines: lines(of: task, labels: labels, dates: dates, style: style))
+    }
+
+    /// The lines of the text form: a title, then one line per value, then the notes.
+    private func lines(of task: TaskItem, labels: TaskLabels, dates: DateText, style: Style) -> [String] {
+        let tags: [String] = labels.tags(of: task).map { "#" + TerminalText.visible($0) }
+        let status: String = (task.isComplete ? "complete" : "incomplete") + ", " + task.priority.name + " priority"
+        let due: String = task.due == nil ? "-" : dates.due(of: task, style: style)
+        let remind: String = task.remindAt.map(dates.dayAndTime) ?? "-"
+        let project: String = labels.project(of: task).map(TerminalText.visible) ?? "-"
+        var lines: [String] = [style.bold("\(task.reference) \(task.isComplete ? "[x]" : "[ ]") \(TerminalText.visible(task.name))")]
+        lines.append("Status:  " + status)
+        lines.append("Due:     " + due)
+        lines.append("Remind:  " + remind)
+        lines.append("Project: " + project)
+        lines.append("Tags:    " + (tags.isEmpty ? "-" : tags.joined(separator: " ")))
+        lines.append("Created: " + dates.dayAndTime(task.createdAt))
+        if let completedAt = task.completedAt {
+            lines.append("Done:    " + dates.dayAndTime(completedAt))
+        }
         if let notes = task.notes {
             lines.append("Notes:")
             // Any line break ends a line ("\r\n" included); other control characters show escaped.
@@ -35,6 +50,6 @@ struct ShowCommand: ParsableCommand {
                 lines.append("  " + TerminalText.visible(String(line)))
             }
         }
-        try Console.out(lines: lines)
+        return lines
     }
 }

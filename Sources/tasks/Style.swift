@@ -18,6 +18,8 @@ struct Style {
     func red(_ text: String) -> String { wrap(text, "31") }
     func green(_ text: String) -> String { wrap(text, "32") }
     func yellow(_ text: String) -> String { wrap(text, "33") }
+    func blue(_ text: String) -> String { wrap(text, "34") }
+    func cyan(_ text: String) -> String { wrap(text, "36") }
 
     private func wrap(_ text: String, _ code: String) -> String {
         isEnabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

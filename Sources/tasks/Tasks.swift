@@ -15,19 +15,26 @@ struct Tasks: ParsableCommand {
 
             A task is referred to by its number, shown as #12 (type 12 or '#12': an unquoted # \
             starts a shell comment). DATE is 2026-11-25, today, tomorrow, +3d, +2w, or a weekday \
-            name (the next such day).
+            name (the next such day): a calendar day, the same day in every time zone; a due can \
+            also be a day and a time. DATE-TIME (--remind) is a day and a time ('tomorrow 9am', \
+            '2026-11-25 14:30'), a time today (18:00) or an offset from now (+30m, +2h).
+
+            A task can be filed in a project (--project, shown as +Home) and carry tags (--tag, \
+            shown as #errands); both are made on first use, and names are matched without regard \
+            to case. A priority is low, normal (the default) or high.
 
             Control characters in names and notes are printed as visible escapes, such as \\u{1B} \
             for ESC; --json output keeps the exact text.
             """,
         version: Tasks.version,
         subcommands: [ListCommand.self, AddCommand.self, ShowCommand.self, EditCommand.self, DoneCommand.self,
-                      UndoCommand.self, RemoveCommand.self, ExportCommand.self, ImportCommand.self, WatchCommand.self],
+                      UndoCommand.self, RemoveCommand.self, ProjectsCommand.self, ProjectCommand.self, TagsCommand.self,
+                      TagCommand.self, StatsCommand.self, ExportCommand.self, ImportCommand.self, WatchCommand.self],
         defaultSubcommand: ListCommand.self
     )
 
     /// The version `tasks --version` prints; the only place it is written.
-    static let version = "0.1.0"
+    static let version = "0.2.0"
 
     /// Runs the command line, reporting every failure as one line on standard error (control
     /// characters made visible): exit code 1 for a command that failed, argument-parser's usage

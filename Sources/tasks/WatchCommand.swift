@@ -10,7 +10,8 @@ struct WatchCommand: ParsableCommand {
         discussion: """
             Lines read '+ #14 "Call mom" into Incomplete at 2' (added), '~ #3 moved to Complete 1' \
             (moved), '~ #5 "Buy milk" changed' (changed in place) and '- #9' (removed); positions \
-            count from 1 within their section.
+            count from 1 within their section. A line '! #7 "Call mom" reminder (...)' says a task's \
+            reminder came due (on start, for reminders already due and not shown before).
             """)
 
     @OptionGroup var list: ListOptions
@@ -18,20 +19,23 @@ struct WatchCommand: ParsableCommand {
 
     /// How often the store is asked whether another process committed.
     private static let interval: TimeInterval = 0.2
+    /// Reminders are looked for every this many rounds (once a second).
+    private static let reminderRounds = 5
 
     func run() throws {
         let store = try storeOptions.open()
         let controller = store.resultsController(filter: list.filter, matching: list.search)
         try controller.performFetch()
         let style = Style.forStandardOutput()
-        let renderer = ListRenderer(style: style, dates: DateText())
         let sections = list.filter.sections.map { section in
             (section: section,
              tasks: controller.sections.first { TaskSection($0) == section }?.objects ?? [])
         }
+        let renderer = ListRenderer(style: style, dates: DateText(), labels: try store.labels(of: sections.flatMap(\.tasks)))
         var lines = renderer.lines(for: sections) + [""]
         if Console.outputIsTerminal { lines.append(style.dim("Watching for changes; Ctrl-C to stop.")) }
-        try Console.out(lines: lines)
+        let reminders = ReminderReporter(store: store, dates: DateText())
+        try Console.out(lines: lines + (try reminders.lines()))
 
         Interrupt.install()
         let reporter = WatchReporter(controller)
@@ -48,9 +52,12 @@ struct WatchCommand: ParsableCommand {
         defer { token.cancel() }
         // PersistKit's processPendingChanges() probes the store for other processes' commits
         // (PRAGMA data_version) and has the controller refetch and diff when there were some.
+        var round = 0
         while !Interrupt.wasRequested {
             store.context.processPendingChanges()
             if let outputError { throw outputError }
+            round += 1
+            if round % WatchCommand.reminderRounds == 0 { try Console.out(lines: try reminders.lines()) }
             Thread.sleep(forTimeInterval: WatchCommand.interval)
         }
     }

@@ -3,39 +3,73 @@ import PersistKit
 import TaskModel
 import XCTest
 
-/// The code's model must match the committed model document: a schema change needs a new
-/// version file (and, later, a migration), not a silent edit.
+/// The code's models must match the committed model documents: the newest version
+/// (`TaskStore.makeModel()`) is `Schema/TaskModel/2.json`, and version 1 (`TaskModelV1`, kept
+/// for the migration) is `Schema/TaskModel/1.json`, which never changes. A schema change needs
+/// a new version file and a migration stage, not a silent edit.
 final class SchemaDriftTests: XCTestCase {
-    /// `Schema/TaskModel/1.json`, found from this file's path: Tests/TaskModelTests/ -> root.
-    private var committedDocumentURL: URL {
+    /// The newest committed version: the code's model must match it.
+    private static let newestVersion = 2
+
+    /// `Schema/TaskModel/<n>.json`, found from this file's path: Tests/TaskModelTests/ -> root.
+    private func committedDocumentURL(_ version: Int) -> URL {
         URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Schema/TaskModel/1.json")
+            .appendingPathComponent("Schema/TaskModel/\(version).json")
     }
 
-    func testModelMatchesCommittedDocument() throws {
+    func testModelMatchesNewestCommittedDocument() throws {
+        let url = committedDocumentURL(SchemaDriftTests.newestVersion)
         // Writing the file is a deliberate act: only with TASKMODEL_WRITE_SCHEMA=1 set.
         if ProcessInfo.processInfo.environment["TASKMODEL_WRITE_SCHEMA"] == "1" {
-            try TaskStore.makeModel().document.write(to: committedDocumentURL)
+            try TaskStore.makeModel().document.write(to: url)
         }
+        try assertModel(try TaskStore.makeModel(), matches: url, hint: """
+            A schema change needs a new model version (Schema/TaskModel/\(SchemaDriftTests.newestVersion + 1).json) and a \
+            migration stage. (A change of the document's format alone, with the same schema, is rewritten with \
+            TASKMODEL_WRITE_SCHEMA=1 swift test --filter SchemaDriftTests.)
+            """)
+    }
+
+    func testNoNewerDocumentIsCommittedThanTheCodesModel() {
+        let newer = committedDocumentURL(SchemaDriftTests.newestVersion + 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: newer.path),
+                       "\(newer.path) exists: the code's model must be that version (and this test's newestVersion raised)")
+    }
+
+    func testVersion1DeclarationMatchesItsReleasedDocument() throws {
+        try assertModel(try TaskModelV1.makeModel(), matches: committedDocumentURL(1),
+                        hint: "Version 1 is released: neither Schema/TaskModel/1.json nor TaskModelV1 may change.")
+    }
+
+    func testCommittedDocumentsLoadAsTheSameSchemas() throws {
+        let newest = try ManagedObjectModel(document: try Data(contentsOf: committedDocumentURL(SchemaDriftTests.newestVersion)))
+        XCTAssertEqual(newest.versionHash, try TaskStore.makeModel().versionHash)
+        XCTAssertEqual(newest.entities.map(\.name), ["Task", "StoreInfo", "Project", "Tag", "ReminderNotice"])
+        let first = try ManagedObjectModel(document: try Data(contentsOf: committedDocumentURL(1)))
+        XCTAssertEqual(first.versionHash, try TaskModelV1.makeModel().versionHash)
+        XCTAssertEqual(first.entities.map(\.name), ["Task", "StoreInfo"])
+        XCTAssertNotEqual(first.versionHash, newest.versionHash)
+    }
+
+    private func assertModel(_ model: ManagedObjectModel, matches url: URL, hint: String,
+                             file: StaticString = #filePath, line: UInt = #line) throws {
         let committed: Data
         do {
-            committed = try Data(contentsOf: committedDocumentURL)
+            committed = try Data(contentsOf: url)
         } catch {
-            return XCTFail("Cannot read \(committedDocumentURL.path): \(error). Write it from TaskStore.makeModel().document.")
+            return XCTFail("Cannot read \(url.path): \(error).", file: file, line: line)
         }
-        let current = try TaskStore.makeModel().document
+        let current = model.document
         // Bytes first; if they differ, compare the JSON values, so that a Foundation whose
         // pretty-printer spaces empty arrays differently is not mistaken for a schema change.
         if try current != committed && !sameJSON(current, committed) {
             XCTFail("""
-                TaskModel's model differs from \(committedDocumentURL.path).
-                A schema change needs a new model version (Schema/TaskModel/2.json) and a migration.
-                (A change of the document's format alone, with the same schema, is rewritten with
-                TASKMODEL_WRITE_SCHEMA=1 swift test --filter SchemaDriftTests.)
+                The model differs from \(url.path).
+                \(hint)
                 The code's model document is:
                 \(String(decoding: current, as: UTF8.self))
-                """)
+                """, file: file, line: line)
         }
     }
 
@@ -44,12 +78,5 @@ final class SchemaDriftTests: XCTestCase {
         let right = try JSONSerialization.jsonObject(with: b) as? NSObject
         guard let left, let right else { return false }
         return left.isEqual(right)
-    }
-
-    func testCommittedDocumentLoadsAsTheSameSchema() throws {
-        let committed = try Data(contentsOf: committedDocumentURL)
-        let loaded = try ManagedObjectModel(document: committed)
-        XCTAssertEqual(loaded.versionHash, try TaskStore.makeModel().versionHash)
-        XCTAssertEqual(loaded.entities.map(\.name), ["Task", "StoreInfo"])
     }
 }

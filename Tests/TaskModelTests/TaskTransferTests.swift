@@ -40,11 +40,17 @@ final class TaskTransferTests: XCTestCase {
         let data = try fixture.store.exportDocument()
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         XCTAssertEqual(json["format"] as? String, "tasks")
-        XCTAssertEqual(json["version"] as? Int, 1)
+        XCTAssertEqual(json["version"] as? Int, 2)
         XCTAssertNotNil(json["exportedAt"] as? String)
+        XCTAssertEqual(json["projects"] as? [String], [])
+        XCTAssertEqual(json["tags"] as? [String], [])
         let task = try XCTUnwrap((json["tasks"] as? [[String: Any]])?.first)
-        XCTAssertEqual(Set(task.keys), ["name", "notes", "due", "isComplete", "createdAt"])
+        XCTAssertEqual(Set(task.keys), ["name", "notes", "due", "isComplete", "createdAt", "priority", "project", "tags",
+                                        "completedAt", "remindAt"])
         XCTAssertTrue(task["notes"] is NSNull)
+        XCTAssertTrue(task["project"] is NSNull)
+        XCTAssertEqual(task["priority"] as? String, "normal")
+        XCTAssertEqual(task["tags"] as? [String], [])
         let created = try XCTUnwrap(task["createdAt"] as? String)
         XCTAssertTrue(created.hasSuffix("Z") && created.count == 24, created)
     }
@@ -151,5 +157,97 @@ final class TaskTransferTests: XCTestCase {
             XCTAssertNil(TaskDateCoding.date(from: bad), bad)
         }
         XCTAssertNotNil(TaskDateCoding.date(from: "2026-11-25T10:00:00.1230Z"), "zero digits past milliseconds are fine")
+    }
+
+    // MARK: Version 2
+
+    func testVersion2RoundTripKeepsProjectsTagsPrioritiesAndTimes() throws {
+        let source = try TaskStoreFixture()
+        let store = source.store
+        let day = try XCTUnwrap(CalendarDay(isoText: "2026-12-01"))
+        try store.add(name: "Buy milk", TaskChanges(due: .some(.day(day)), priority: .high, project: "Home",
+                                                    addedTags: ["errands", "shop"], remindAt: .some(isoDate("2026-11-30T08:00:00.000Z"))))
+        try store.add(name: "Call the bank", TaskChanges(due: .some(.time(isoDate("2026-12-02T14:30:00.000Z"))), priority: .low))
+        let done = try store.add(name: "Water plants", TaskChanges(project: "Garden"))
+        try store.setIsComplete(done, true)
+        try store.add(name: "Legacy", notes: nil, due: isoDate("2026-11-30T23:00:00.000Z"))
+        try store.renameProject("Garden", to: "Garden")
+        _ = try store.add(name: "Temp", TaskChanges(project: "Empty project", addedTags: ["lonely"]))
+        try store.remove(try XCTUnwrap(try store.tasks().first { $0.name == "Temp" }))
+        let data = try store.exportDocument()
+
+        let document = try TaskDocument(data: data)
+        XCTAssertEqual(document.version, 2)
+        XCTAssertEqual(document.projects, ["Empty project", "Garden", "Home"])
+        XCTAssertEqual(document.tags, ["errands", "lonely", "shop"])
+        let milk = try XCTUnwrap(document.tasks.first { $0.name == "Buy milk" })
+        XCTAssertEqual(milk.due, .day(day))
+        XCTAssertEqual(milk.tags, ["errands", "shop"])
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let first = try XCTUnwrap((json["tasks"] as? [[String: Any]])?.first { $0["name"] as? String == "Buy milk" })
+        XCTAssertEqual(first["due"] as? String, "2026-12-01", "a due day is written as a day")
+        XCTAssertEqual(first["priority"] as? String, "high")
+
+        let target = try TaskStoreFixture()
+        XCTAssertEqual(try target.store.importDocument(data), ImportResult(imported: 4, skipped: 0))
+        let copy = try target.reopen()
+        XCTAssertEqual(try copy.projects().map(\.name), ["Empty project", "Garden", "Home"])
+        XCTAssertEqual(try copy.tags().map(\.name), ["errands", "lonely", "shop"])
+        XCTAssertEqual(try TaskDocument(data: try copy.exportDocument()).tasks, document.tasks)
+        let copiedMilk = try XCTUnwrap(try copy.tasks().first { $0.name == "Buy milk" })
+        XCTAssertEqual(copiedMilk.dueDay, day)
+        XCTAssertEqual(copiedMilk.project?.name, "Home")
+        XCTAssertEqual(try copy.tasks().first { $0.name == "Water plants" }?.completedAt, done.completedAt)
+    }
+
+    func testImportUsesProjectsAndTagsTheStoreHasWhateverTheirCase() throws {
+        let fixture = try TaskStoreFixture()
+        try fixture.store.add(name: "Mine", TaskChanges(project: "Home", addedTags: ["Errands"]))
+        let created = isoDate("2026-11-01T08:00:00.000Z")
+        let document = TaskDocument(tasks: [TaskRecord(name: "Theirs", createdAt: created, project: "HOME", tags: ["errands", "new"])],
+                                    projects: ["home"], tags: ["#ERRANDS"])
+        XCTAssertEqual(try fixture.store.importDocument(document.encoded()).imported, 1)
+        XCTAssertEqual(try fixture.store.projectSummaries(), [LabelSummary(name: "Home", open: 2, done: 0)])
+        XCTAssertEqual(try fixture.store.tagSummaries(), [LabelSummary(name: "Errands", open: 2, done: 0),
+                                                          LabelSummary(name: "new", open: 1, done: 0)])
+    }
+
+    /// A version 1 export (every due an instant, no labels) still imports; its hashtags become
+    /// tags, as when a version 1 store is upgraded.
+    func testVersion1DocumentsStillImport() throws {
+        let text = ##"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00.000Z", "tasks": [{"name": "Buy milk #errands", "notes": "#Shop", "due": "2026-11-24T23:00:00.000Z", "isComplete": true, "createdAt": "2026-11-01T09:00:00.000Z"}]}"##
+        let fixture = try TaskStoreFixture()
+        XCTAssertEqual(try fixture.store.importDocument(Data(text.utf8)).imported, 1)
+        let task = try XCTUnwrap(try fixture.store.tasks().first)
+        XCTAssertEqual(task.due, isoDate("2026-11-24T23:00:00.000Z"))
+        XCTAssertFalse(task.dueIsDay)
+        XCTAssertEqual(task.priority, .normal)
+        XCTAssertNil(task.completedAt, "completed before completion times were kept")
+        XCTAssertEqual(task.tagNames, ["errands", "Shop"])
+        XCTAssertEqual(task.name, "Buy milk #errands")
+    }
+
+    func testBadVersion2ValuesAreRefusedWithReasons() throws {
+        let fixture = try TaskStoreFixture()
+        let head = #"{"format": "tasks", "version": 2, "exportedAt": "2026-11-01T08:00:00.000Z", "#
+        let cases: [(String, String)] = [
+            (#""tasks": [{"name": "x", "createdAt": "2026-11-01T08:00:00.000Z", "priority": "urgent"}]}"#,
+             "priority of task 1: 'urgent' is not a priority (low, normal or high)"),
+            (#""tasks": [{"name": "x", "createdAt": "2026-11-01T08:00:00.000Z", "due": "soon"}]}"#,
+             "due of task 1: 'soon' is not a day"),
+            (#""tasks": [{"name": "x", "createdAt": "2026-11-01T08:00:00.000Z", "tags": ["a b"]}]}"#,
+             "task 1 of the document: a tag's name cannot contain spaces"),
+            (#""tasks": [{"name": "x", "createdAt": "2026-11-01T08:00:00.000Z", "project": " "}]}"#,
+             "task 1 of the document: a project's name cannot be empty"),
+            (#""tasks": [], "projects": ["ok", ""]}"#, "project 2 of the document: a project's name cannot be empty"),
+            (#""tasks": [], "tags": 3}"#, "tags should be a list of strings"),
+        ]
+        for (tail, expected) in cases {
+            XCTAssertThrowsError(try fixture.store.importDocument(Data((head + tail).utf8)), tail) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(error) should mention \(expected)")
+            }
+        }
+        XCTAssertEqual(try fixture.store.count(), 0)
+        XCTAssertEqual(try fixture.store.projects().count, 0)
     }
 }

@@ -99,10 +99,17 @@ final class AddAndListTests: XCTestCase {
         XCTAssertEqual(sections.map { $0["name"] as? String }, ["Incomplete", "Complete"])
         XCTAssertEqual(sections.map { $0["count"] as? Int }, [1, 0])
         let task = try XCTUnwrap((sections[0]["tasks"] as? [[String: Any]])?.first)
-        XCTAssertEqual(Set(task.keys), ["ref", "name", "notes", "due", "dueStatus", "isComplete", "createdAt"])
+        XCTAssertEqual(Set(task.keys), ["ref", "name", "notes", "due", "dueAt", "dueStatus", "isComplete", "createdAt", "completedAt",
+                                        "priority", "project", "tags", "remindAt"])
         XCTAssertEqual(task["ref"] as? Int, Int(number))
         XCTAssertEqual(task["due"] as? String, "2026-11-25")
         XCTAssertTrue(task["notes"] is NSNull, "missing values are null, never absent")
+        XCTAssertTrue(task["dueAt"] is NSNull, "a due day has no time")
+        XCTAssertTrue(task["project"] is NSNull)
+        XCTAssertTrue(task["remindAt"] is NSNull)
+        XCTAssertTrue(task["completedAt"] is NSNull)
+        XCTAssertEqual(task["priority"] as? String, "normal")
+        XCTAssertEqual(task["tags"] as? [String], [])
         XCTAssertEqual(task["isComplete"] as? Bool, false)
         XCTAssertNotNil(TestDates.isoInstant(try XCTUnwrap(task["createdAt"] as? String)))
     }

@@ -29,7 +29,8 @@ final class EditTests: XCTestCase {
         try fixture.makeEmptyStore()
         let number = try fixture.add("Call mom")
         try fixture.fails(["edit", String(number)], status: 64,
-                          message: "nothing to change: give --name, --notes, --due or --no-due")
+                          message: "nothing to change: give --name, --notes, --due, --no-due, --project, --no-project, "
+                              + "--tag, --untag, --priority, --remind or --no-remind")
         try fixture.fails(["edit", String(number), "--due", "today", "--no-due"], status: 64,
                           message: "--due and --no-due cannot be used together")
         try fixture.fails(["edit", String(number), "--name", "  "], status: 1, message: "a task's name cannot be empty")

@@ -165,9 +165,15 @@ struct ListOutput: Decodable {
         let name: String
         let notes: String?
         let due: String?
+        let dueAt: String?
         let dueStatus: String?
         let isComplete: Bool
         let createdAt: String
+        let completedAt: String?
+        let priority: String
+        let project: String?
+        let tags: [String]
+        let remindAt: String?
     }
 
     let sections: [Section]

@@ -1,0 +1,121 @@
+import Foundation
+import XCTest
+
+/// Reminders: `--remind DATE-TIME` / `--no-remind`, shown by `show` and `--json`, and printed by
+/// `tasks watch` when they come due (on start for those already due), once.
+final class ReminderTests: XCTestCase {
+    private func instant(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    func testRemindIsSetShownAndRemoved() throws {
+        let fixture = try CLIFixture()
+        try fixture.makeEmptyStore()
+        let task = try fixture.add("Call mom", "--remind", "2030-01-02T09:30:00Z")
+        XCTAssertEqual(try fixture.list().task(task)?.remindAt, "2030-01-02T09:30:00.000Z")
+        let remindLine = try XCTUnwrap(try fixture.ok("show", String(task)).lines.first { $0.hasPrefix("Remind:  ") })
+        XCTAssertNotEqual(remindLine, "Remind:  -")
+        try fixture.ok("edit", String(task), "--remind", "tomorrow 9am")
+        let tomorrow = try XCTUnwrap(Calendar.current.date(byAdding: .day, value: 1, to: Calendar.current.startOfDay(for: Date())))
+        let nine = try XCTUnwrap(Calendar.current.date(bySettingHour: 9, minute: 0, second: 0, of: tomorrow))
+        XCTAssertEqual(try fixture.list().task(task)?.remindAt, instant(nine))
+        try fixture.ok("edit", String(task), "--no-remind")
+        XCTAssertNil(try fixture.list().task(task)?.remindAt)
+        XCTAssertTrue(try fixture.ok("show", String(task)).lines.contains("Remind:  -"))
+    }
+
+    func testBadRemindersAreUsageErrors() throws {
+        let fixture = try CLIFixture()
+        try fixture.ok("list")
+        try fixture.fails(["add", "x", "--remind", "tomorrow"], status: 64,
+                          message: "'tomorrow' has no time of day (try 'tomorrow 9am' or 'tomorrow 14:30')")
+        try fixture.fails(["add", "x", "--remind", "soonish"], status: 64, message: "'soonish' is not a date and time "
+                          + "(try '2026-11-25 14:30', 'tomorrow 9am', 'friday 18:00', 18:00, +2h)")
+        try fixture.fails(["edit", "1", "--remind", "+1h", "--no-remind"], status: 64,
+                          message: "--remind and --no-remind cannot be used together")
+    }
+
+    func testWatchPrintsEachReminderOnceWhenItComesDue() throws {
+        let fixture = try CLIFixture()
+        try fixture.makeEmptyStore()
+        let past = try fixture.add("Past", "--remind", instant(Date().addingTimeInterval(-3600)))
+        let soon = try fixture.add("Soon", "--remind", instant(Date().addingTimeInterval(3)))
+        let later = try fixture.add("Later", "--remind", "+2h")
+        let done = try fixture.add("Done", "--remind", instant(Date().addingTimeInterval(-60)))
+        try fixture.ok("done", String(done))
+
+        var watch = try Watch(fixture)
+        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("! #\(past) \"Past\" reminder (") }, "on start: \(watch.output)")
+        XCTAssertTrue(watch.output.hasPrefix("Incomplete (3)\n"), "the list comes first: \(watch.output)")
+        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("! #\(soon) \"Soon\" reminder (") }, "when due: \(watch.output)")
+        try watch.stop()
+        XCTAssertEqual(watch.output.components(separatedBy: "reminder (").count - 1, 2, watch.output)
+        XCTAssertFalse(watch.output.contains("#\(later) \"Later\" reminder") || watch.output.contains("\"Done\" reminder"))
+        XCTAssertFalse(watch.output.contains("changed"), "showing a reminder changes no task: \(watch.output)")
+
+        // Shown once: a new watch prints no reminder, until one is set again.
+        watch = try Watch(fixture)
+        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("Complete (1)") })
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertFalse(watch.output.contains("reminder ("), watch.output)
+        try fixture.ok("edit", String(past), "--remind", instant(Date().addingTimeInterval(-60)))
+        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("! #\(past) \"Past\" reminder (") }, watch.output)
+        try watch.stop()
+    }
+
+    /// `tasks watch` running, its standard output collected as it comes.
+    private struct Watch {
+        private let process = Process()
+        private let collected = Collected()
+
+        init(_ fixture: CLIFixture) throws {
+            process.executableURL = try XCTUnwrap(TasksBinary.url)
+            process.arguments = ["watch"]
+            process.environment = fixture.environment()
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            let collected = collected
+            pipe.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
+            try process.run()
+        }
+
+        var output: String { collected.current }
+
+        func wait(timeout: TimeInterval, until predicate: (String) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if predicate(output) { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return predicate(output)
+        }
+
+        func stop() throws {
+            kill(process.processIdentifier, SIGINT)
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if process.isRunning { process.terminate() }
+            XCTAssertEqual(process.terminationStatus, 0)
+        }
+    }
+
+    private final class Collected: @unchecked Sendable {
+        // @unchecked Sendable: `text` is only read and written while holding `lock`.
+        private let lock = NSLock()
+        private var text = ""
+
+        func append(_ data: Data) {
+            lock.lock()
+            text += String(decoding: data, as: UTF8.self)
+            lock.unlock()
+        }
+
+        var current: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return text
+        }
+    }
+}
