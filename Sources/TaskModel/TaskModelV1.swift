@@ -20,11 +20,7 @@ public enum TaskModelV1 {
 
     /// The version 1 model: entities "Task" and "StoreInfo".
     public static func makeModel() throws -> ManagedObjectModel {
-        #if PERSISTKIT_MIGRATION_API
         try ManagedObjectModel(entities: [TaskItem.self, StoreInfo.self], version: version)
-        #else
-        try ManagedObjectModel(entities: [TaskItem.self, StoreInfo.self])
-        #endif
     }
 
     /// A task as version 1 stored it.

@@ -1,4 +1,3 @@
-#if PERSISTKIT_MIGRATION_API
 import Foundation
 import PersistKit
 import PersistKitTestSupport
@@ -78,4 +77,3 @@ final class MigrationTests: XCTestCase {
         try TaskStore.migrationPlan().check(upTo: try TaskStore.makeModel())
     }
 }
-#endif

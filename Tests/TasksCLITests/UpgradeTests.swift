@@ -1,4 +1,3 @@
-#if PERSISTKIT_MIGRATION_API
 import Foundation
 import PersistKit
 import PersistKitTestSupport
@@ -113,4 +112,3 @@ final class UpgradeTests: XCTestCase {
         return outcome
     }
 }
-#endif
