@@ -138,4 +138,26 @@ final class DeleteRuleTests: XCTestCase {
         XCTAssertEqual(try context.count(for: FetchRequest<GTask>()), 1)
         XCTAssertEqual(try context.count(for: FetchRequest<GProject>()), 0)
     }
+
+    func testAOneWayReferenceToAnObjectDeletedInTheSameSaveBecomesNil() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("oneway.sqlite")
+        let model = try ManagedObjectModel(entities: predicateGraphEntities)
+        let context = try PersistentContainer(model: model, store: .sqlite(url)).newContext()
+        let blocker = RPTask(context: context), task = RPTask(context: context), watcher = RPOwner(context: context)
+        blocker.title = "blocker"; task.title = "task"; watcher.name = "w"
+        try context.save()
+        task.blocker = blocker          // one-way: no inverse takes it away when blocker goes
+        task.watchers = [watcher]
+        let fresh = RPTask(context: context)
+        fresh.title = "fresh"
+        fresh.blocker = blocker
+        context.delete(blocker)
+        context.delete(watcher)
+        try context.save()              // deletes run first: the references are written as NULL
+        let reread = try PersistentContainer(model: model, store: .sqlite(url)).newContext()
+        let tasks = try reread.fetch(FetchRequest<RPTask>(sortBy: [FetchSortDescriptor(\.title)]))
+        XCTAssertEqual(tasks.map(\.title), ["fresh", "task"])
+        XCTAssertTrue(tasks.allSatisfy { $0.blocker == nil && $0.watchers.isEmpty })
+    }
 }

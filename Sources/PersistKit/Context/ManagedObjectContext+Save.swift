@@ -81,8 +81,51 @@ extension ManagedObjectContext {
         }
         if model.hasRelationships {
             for object in pending.inserts + pending.updates { appendLinks(of: object, to: &plan) }
+            if !pending.deletes.isEmpty { dropReferences(toDeletedIn: pending, from: &plan) }
         }
         return plan
+    }
+
+    /// References to objects this save deletes that no inverse took away (one-way
+    /// relationships, `.noAction`) are written as NULL, as SQLite's ON DELETE SET NULL does
+    /// for rows already stored: the save's deletes run before its updates and inserts.
+    private func dropReferences(toDeletedIn pending: PendingSave, from plan: inout StoreWritePlan) {
+        var deleted: [String: Set<Int64>] = [:]
+        for object in pending.deletes { deleted[object.entity.name, default: []].insert(object.objectID.key) }
+        func dangling(_ entity: EntityDescription, _ slot: Int, _ value: SQLValue) -> Bool {
+            guard case .foreignKey(let index) = entity.columns[slot].role, case .integer(let key) = value else { return false }
+            return deleted[entity.relationships[index].destinationEntityName]?.contains(key) == true
+        }
+        func cleaned(_ entity: EntityDescription, _ storage: ContiguousArray<SQLValue>) -> ContiguousArray<SQLValue>? {
+            var result: ContiguousArray<SQLValue>?
+            for slot in entity.foreignKeySlots where dangling(entity, slot, storage[slot]) {
+                if result == nil { result = storage }
+                result?[slot] = .null
+                if case .foreignKey(let index) = entity.columns[slot].role,
+                   case .foreignKey(_, let positionSlot?) = entity.relationships[index].storage {
+                    result?[positionSlot] = .null
+                }
+            }
+            return result
+        }
+        for run in plan.inserts.indices where !plan.inserts[run].entity.foreignKeySlots.isEmpty {
+            let entity = plan.inserts[run].entity
+            for row in plan.inserts[run].rows.indices {
+                if let fixed = cleaned(entity, plan.inserts[run].rows[row]) { plan.inserts[run].rows[row] = fixed }
+            }
+        }
+        for index in plan.updates.indices where !plan.updates[index].entity.foreignKeySlots.isEmpty {
+            let update = plan.updates[index]
+            if let fixed = cleaned(update.entity, update.storage) {
+                plan.updates[index] = .init(entity: update.entity, key: update.key, version: update.version,
+                                            slots: update.slots, storage: fixed)
+            }
+        }
+        for index in plan.links.indices {
+            guard let gone = deleted[plan.links[index].table.destinationEntity] else { continue }
+            plan.links[index].added.removeAll { gone.contains($0) }
+            plan.links[index].ordered?.removeAll { gone.contains($0) }
+        }
     }
 
     /// The join-table rows an object's owned lists add and remove.
