@@ -110,6 +110,53 @@ final class RelationshipPredicateErrorTests: XCTestCase {
         }
     }
 
+    /// Random formats built from relationship syntax: each one either fails to build with a
+    /// `PersistError` or fetches (answering the same in SQL and memory); none crashes.
+    func testRandomRelationshipSyntaxNeverCrashes() throws {
+        let seed = testSeed("RelationshipPredicateErrorTests.testRandomRelationshipSyntaxNeverCrashes")
+        var rng = SeededGenerator(seed: seed)
+        let fixture = try PredicateGraphFixture()
+        let fragments = ["ANY", "ALL", "NONE", "SOME", "SUBQUERY", "(", ")", ",", "$t", "$t.name", "$t.tasks", "$u", "tags", "tags.name",
+                         "tags.@count", "tags.@sum.weight", "tags.@avg", "@count", ".@count", "project", "project.name",
+                         "project.owner.name", "project.tasks", "project.@count", "blocker.blocker", "==", "!=", "<", "IN",
+                         "CONTAINS", "BEGINSWITH[cd]", "BETWEEN", "AND", "OR", "NOT", "nil", "1", "'x'", "%@", "{1, 2}", "tags.", ".", "@"]
+        let keys = ["tags.name", "tags", "tags.@count", "tags.@sum.weight", "tags.@max.name", "project", "project.name", "project.tasks.@count",
+                    "project.tasks.title", "project.owner.name", "blocker.project.rank", "watchers.name", "tags.tasks.title", "title", "rank",
+                    "SUBQUERY(tags, $t, $t.name == 'x').@count", "SUBQUERY(project.tasks, $t, ANY $t.tags.weight > 1).@count", "$t.name"]
+        let operators = ["==", "!=", "<", ">=", "IN", "CONTAINS", "BEGINSWITH[c]", "BETWEEN"]
+        let values = ["nil", "1", "'x'", "%@", "{1, 2}", "{'x', nil}"]
+        func term(_ rng: inout SeededGenerator) -> String {
+            var words = [["", "", "ANY ", "ALL ", "NONE ", "SOME "].randomElement(using: &rng) ?? "", keys.randomElement(using: &rng) ?? "",
+                         operators.randomElement(using: &rng) ?? "", values.randomElement(using: &rng) ?? ""]
+            if Int.random(in: 0..<3, using: &rng) == 0 {
+                words.insert(fragments.randomElement(using: &rng) ?? "", at: Int.random(in: 0...words.count, using: &rng))
+            }
+            return words.joined(separator: " ")
+        }
+        var built = 0
+        for iteration in 0..<(isCI ? 1_500 : 4_000) {
+            var format = term(&rng)
+            for _ in 0..<Int.random(in: 0...2, using: &rng) {
+                format = "(\(format)) \(["AND", "OR", "AND NOT"].randomElement(using: &rng) ?? "AND") \(term(&rng))"
+            }
+            let argumentCount = format.components(separatedBy: "%@").count - 1
+            let arguments: [Any] = (0..<argumentCount).map { _ in
+                [fixture.projects["Home"] as Any, "x", 1, [fixture.tags["later"] as Any], fixture.tasks["Buy milk"] as Any]
+                    .randomElement(using: &rng) ?? 1
+            }
+            guard let predicate = try? FetchPredicate<RPTask>(format: format, argumentArray: arguments) else { continue }
+            built += 1
+            do {
+                let sql = try fixture.sqlTitles(predicate)
+                XCTAssertEqual(sql, try fixture.memoryTitles(predicate), "seed \(seed) iteration \(iteration): \(format)")
+            } catch {
+                XCTAssertTrue(error is PersistError, "seed \(seed) iteration \(iteration): \(format): \(error)")
+            }
+        }
+        print("RelationshipPredicateErrorTests: \(built) random formats were valid and fetched")
+        XCTAssertGreaterThan(built, 20, "seed \(seed): too few formats were valid to prove anything")
+    }
+
     /// Predicates too large for plain SQL still work through relationships: the parts without
     /// relationships go through `pk_predicate`, inside the subqueries too.
     func testLargePredicatesThroughRelationships() throws {
