@@ -156,6 +156,36 @@ final class RelationshipPredicateTests: XCTestCase {
                       ["Write report", "Weed beds"])
     }
 
+    func testSubstitutionVariablesThroughRelationships() throws {
+        let fixture = try PredicateGraphFixture()
+        let work = try XCTUnwrap(fixture.projects["Work"])
+        let template = try FetchPredicate<RPTask>(format: "project.name == $NAME OR ANY tags.name == $TAG OR project == $PROJECT")
+        fixture.check(try template.withSubstitutionVariables(["NAME": "Home", "TAG": "xray", "PROJECT": work]),
+                      Self.home + Self.work + ["Weed beds"])
+        fixture.check(try template.withSubstitutionVariables(["NAME": "Nowhere", "TAG": "later", "PROJECT": NSNull()]),
+                      ["Call mom", "Plan trip", "Loose end"])
+        let inner = try FetchPredicate<RPTask>(format: "SUBQUERY(tags, $t, $t.weight > $W).@count > 0")
+        fixture.check(try inner.withSubstitutionVariables(["W": 2]), ["Buy milk", "Call mom", "Weed beds"])
+        expectError(try template.withSubstitutionVariables(["NAME": 1, "TAG": "x", "PROJECT": "not an object"]), .invalidPredicate)
+    }
+
+    /// Models loaded from a model document (plain `ManagedObject`s) follow relationships by name.
+    func testModelsLoadedFromADocument() throws {
+        let fixture = try PredicateGraphFixture()
+        let model = try ManagedObjectModel(document: fixture.container.model.document)
+        let context = try PersistentContainer(model: model, store: .sqlite(fixture.directory.file("fixture.sqlite"))).newContext()
+        let entity = try XCTUnwrap(model.entity(named: "RPTask"))
+        func titles(_ format: String, sortedBy key: String = "title") throws -> [String] {
+            let predicate = try FetchPredicate<ManagedObject>(format: format, entity: entity)
+            let request = FetchRequest<ManagedObject>(entityName: "RPTask", predicate: predicate, sortBy: [FetchSortDescriptor(key: key)])
+            return try context.fetch(request).compactMap { try $0.value(forKey: "title") as? String }
+        }
+        XCTAssertEqual(try titles("project.owner.name == 'Ann'"), Self.home.sorted())
+        XCTAssertEqual(try titles("ANY tags.name == 'xray'"), ["Weed beds", "Write report"])
+        XCTAssertEqual(try titles("tags.@count == 0"), ["Fix roof", "Loose end"])
+        XCTAssertEqual(try titles("project != nil", sortedBy: "project.rank").count, 6)
+    }
+
     /// `project.name == x` over 100,000 tasks is a lookup of the matching projects, then of their
     /// tasks through the foreign-key index: never a scan of projects per task.
     func testKeyPathThroughAToOneUsesTheForeignKeyIndex() throws {

@@ -38,20 +38,20 @@ extension FetchPredicate {
     /// ```
     public static func any<Collection: RelationshipValue>(_ keyPath: KeyPath<Root, Collection>,
                                                           _ predicate: FetchPredicate<Collection.Destination>) -> FetchPredicate {
-        collection(keyPath, predicate, negated: false)
+        collection(keyPath, predicate)
     }
 
     /// Objects whose related objects (in a to-many) all satisfy `predicate` (true when there
     /// are none), `ALL tags.name == "x"`.
     public static func all<Collection: RelationshipValue>(_ keyPath: KeyPath<Root, Collection>,
                                                           _ predicate: FetchPredicate<Collection.Destination>) -> FetchPredicate {
-        !collection(keyPath, !predicate, negated: false)
+        !collection(keyPath, !predicate)
     }
 
     /// Objects none of whose related objects (in a to-many) satisfies `predicate`, `NONE tags.name == "x"`.
     public static func none<Collection: RelationshipValue>(_ keyPath: KeyPath<Root, Collection>,
                                                            _ predicate: FetchPredicate<Collection.Destination>) -> FetchPredicate {
-        !collection(keyPath, predicate, negated: false)
+        !collection(keyPath, predicate)
     }
 
     /// Objects whose to-many holds `object` (`tags CONTAINS %@`).
@@ -62,13 +62,12 @@ extension FetchPredicate {
     public static func contains<Collection: RelationshipValue>(_ keyPath: KeyPath<Root, Collection>,
                                                                _ object: Collection.Destination) -> FetchPredicate {
         collection(keyPath, FetchPredicate<Collection.Destination>(node: .compare(attribute: PredicateKey.selfKey, .equal,
-                                                                                  .integer(object.storageReference))), negated: false)
+                                                                                  .integer(object.storageReference))))
     }
 
     /// `ANY keyPath` with `predicate` on the destination objects.
     private static func collection<Collection: RelationshipValue>(_ keyPath: KeyPath<Root, Collection>,
-                                                                  _ predicate: FetchPredicate<Collection.Destination>,
-                                                                  negated: Bool) -> FetchPredicate {
+                                                                  _ predicate: FetchPredicate<Collection.Destination>) -> FetchPredicate {
         switch toManyPath(keyPath) {
         case .failure(let error): return FetchPredicate(node: .invalid(error))
         case .success(let path):

@@ -35,6 +35,15 @@ enum PredicateKey {
         /// The entity the target belongs to (the last hop's destination, or the key's entity).
         let entity: EntityDescription
         let target: Target
+
+        /// The target's key in its own entity (`name` for `project.owner.name`).
+        var localKey: String {
+            switch target {
+            case .attribute(let attribute): return attribute.name
+            case .toOne(let relationship): return relationship.name
+            case .object: return PredicateKey.selfKey
+            }
+        }
     }
 
     /// Resolves a key against an entity.

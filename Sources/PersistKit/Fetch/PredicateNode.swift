@@ -80,6 +80,17 @@ indirect enum PredicateNode: Sendable {
         return false
     }
 
+    /// The same comparison on another key (nil for other nodes).
+    func withKey(_ key: String) -> PredicateNode? {
+        switch self {
+        case .compare(_, let op, let value): return .compare(attribute: key, op, value)
+        case .text(_, let op, let pattern, let options): return .text(attribute: key, op, pattern, options)
+        case .inList(_, let values): return .inList(attribute: key, values)
+        case .matches(_, let regex): return .matches(attribute: key, regex)
+        default: return nil
+        }
+    }
+
     /// The attribute names the predicate reads.
     var attributeNames: Set<String> { Set(attributeNamesInOrder) }
 

@@ -20,6 +20,11 @@ extension PredicateSQLCompiler {
         }
         let resolved = try PredicateKey.resolve(key, in: entity)
         guard !resolved.hops.isEmpty else { return try target(node, resolved) }
+        if isLarge, let local = node.withKey(resolved.localKey) {
+            // The leaf on the related object, as `emitLarge` writes it there.
+            let nilValue = PredicateEvaluator.evaluate(try PredicateEvaluator.comparison(node, slot: 0), [.null])
+            return try throughToOnes(resolved.hops, nilValue: nilValue) { try $0.emitLarge(local) }
+        }
         let nilValue = PredicateEvaluator.evaluate(try PredicateEvaluator.comparison(node, slot: 0), [.null])
         return try throughToOnes(resolved.hops, nilValue: nilValue) { try $0.target(node, resolved) }
     }

@@ -86,7 +86,7 @@ extension PredicateSQLCompiler {
     /// The inner condition's SQL, or nil when it is true for every object.
     private mutating func condition(_ inner: PredicateNode) throws -> Fragment? {
         if case .constant(true) = inner { return nil }
-        return try emit(inner)
+        return isLarge ? try emitLarge(inner) : try emit(inner)
     }
 
     /// Owners whose group of related rows satisfies `having`. Owners with no related rows are

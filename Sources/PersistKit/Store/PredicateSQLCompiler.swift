@@ -63,11 +63,14 @@ struct PredicateSQLCompiler {
 
     /// Where column names resolve now (subqueries for relationships change it while they are written).
     var scope: Scope
+    /// Writing a predicate too large for plain SQL that reads through relationships: parts
+    /// without relationships become `pk_predicate` calls (see `PredicateSQLCompiler+Large.swift`).
+    var isLarge = false
     var entity: EntityDescription { scope.entity }
     private(set) var bindings: [SQLValue] = []
     private var parameterByValue: [BindingKey: Int] = [:]
 
-    private init(entity: EntityDescription) {
+    init(entity: EntityDescription) {
         scope = Scope(entity: entity, qualifier: nil)
     }
 
@@ -82,17 +85,15 @@ struct PredicateSQLCompiler {
             }
         }
         if normalized.readsRelationships {
-            // Related objects are not columns `pk_predicate` could be handed.
-            throw PersistError(.invalidPredicate,
-                "The predicate is too large or too deeply nested for SQL (\(size.comparisons) comparisons, \(size.values) values, "
-                + "conditions through relationships nested inside one another): fetch with several smaller predicates",
-                entity: entity.name)
+            // Related objects are not columns `pk_predicate` could be handed: only the parts
+            // that read none go through it.
+            return try compileLarge(normalized, entity: entity, size: size)
         }
         return try functionCall(normalized, entity: entity)
     }
 
     /// How many comparisons and values a normalized tree holds (recursion bounded by its nesting).
-    private static func size(of node: PredicateNode) -> (comparisons: Int, values: Int) {
+    static func size(of node: PredicateNode) -> (comparisons: Int, values: Int) {
         switch node {
         case .and(let children), .or(let children):
             return children.reduce(into: (0, 0)) { total, child in

@@ -181,8 +181,9 @@ extension PredicateFormatResolver {
 
     /// How predicates refer to an object given as a value: nil, a managed object or an ObjectID
     /// of the destination entity (an unsaved object by its temporary key, negated).
-    private func reference(_ swift: Any?, to destination: String, key: String, at position: Int) throws -> SQLValue {
-        guard let swift else { return .null }
+    private func reference(_ given: Any?, to destination: String, key: String, at position: Int) throws -> SQLValue {
+        // nil, NSNull and optionals holding nil all stand for no object.
+        guard let swift = given.flatMap(FoundationPredicateConstant.canonical), !(swift is NSNull) else { return .null }
         if let object = swift as? ManagedObject {
             guard object.entity.name == destination else {
                 throw fail("\(key == PredicateKey.selfKey ? "The object" : key) is a \(destination), not a \(object.entity.name)",
