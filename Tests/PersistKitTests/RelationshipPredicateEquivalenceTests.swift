@@ -30,7 +30,7 @@ final class RelationshipPredicateEquivalenceTests: XCTestCase {
         let seed = testSeed(name)
         var rng = SeededGenerator(seed: seed)
         var failures: [String] = []
-        var checked = 0, properCount = 0
+        var checked = 0, properCount = 0, refusedByLimit = 0
         for round in 0..<rounds {
             let directory = TemporaryDirectory()
             let context = try makePredicateGraphContext(directory)
@@ -60,6 +60,10 @@ final class RelationshipPredicateEquivalenceTests: XCTestCase {
                         let predicate = try FetchPredicate<RPTask>(format: format, argumentArray: arguments)
                         saved["\(format) \(arguments)"] = FetchPredicate(node: wrap(predicate.node, entity))
                     }
+                } catch let error as PersistError where error.code == .invalidPredicate && error.message.contains("too large or too deeply nested") {
+                    // The compiler's documented bound on nesting through relationships: a
+                    // clear refusal, not a disagreement; it must stay rare.
+                    refusedByLimit += 1
                 } catch {
                     failures.append("\(label): threw \(error)")
                 }
@@ -67,6 +71,7 @@ final class RelationshipPredicateEquivalenceTests: XCTestCase {
             rng = generator.rng
             try checkAfterSave(context, saved, "seed \(seed) round \(round)", &failures)
         }
+        XCTAssertLessThan(refusedByLimit * 50, max(checked, 1), "seed \(seed): \(refusedByLimit) predicates refused as too deeply nested")
         for failure in failures.prefix(5) { XCTFail(failure) }
         XCTAssertEqual(failures.count, 0, "seed \(seed): \(failures.count) of \(checked) disagreed (rerun with PERSISTKIT_SEED=\(seed))")
         XCTAssertGreaterThan(properCount, checked / 4, "seed \(seed): too few predicates selected a proper subset to prove anything")
