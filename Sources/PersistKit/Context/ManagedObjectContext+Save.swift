@@ -56,6 +56,8 @@ extension ManagedObjectContext {
     /// slots, every deleted object's key, each with the version it was read at.
     private func writePlan(_ pending: PendingSave) -> StoreWritePlan {
         var plan = StoreWritePlan(checksVersions: mergePolicy == .error)
+        plan.author = transactionAuthor
+        plan.contextName = name
         for (index, object) in pending.inserts.enumerated() {
             plan.insert(object.storage, temporaryKey: object.objectID.key, of: object.entity, upTo: pending.inserts.count - index)
         }

@@ -22,6 +22,8 @@ extension SQLiteStore {
             insertedKeys = try insertRows(plan.inserts, keys, connection, &change)
             try writeLinks(plan.links, keys, connection)
             if !conflicts.isEmpty { throw conflictError(conflicts) }
+            change.historyID = try recordHistory(StoreHistoryChanges(plan: plan, change: change, model: model),
+                                                 author: plan.author, contextName: plan.contextName, connection)
             return change
         }
         return insertedKeys

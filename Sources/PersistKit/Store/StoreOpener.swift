@@ -91,6 +91,7 @@ enum StoreOpener {
                 try connection.execute(statement)
             }
         }
+        for statement in StoreHistory.createStatements { try connection.execute(statement) }
         let insert = try connection.prepare("INSERT INTO \(SQLName.quote(SQLiteStore.metadataTable)) (key, value) VALUES (?, ?)")
         let document = String(decoding: model.document, as: UTF8.self)
         for (key, value) in [("formatVersion", String(StoreSchemaCheck.formatVersion)), ("storeIdentifier", identifier),

@@ -48,6 +48,10 @@ struct StoreWritePlan {
     /// Whether a row changed since it was read is a conflict (merge policy `.error`) or is
     /// overwritten (`.objectTrump`).
     var checksVersions: Bool
+    /// Who saved, for the transaction's history record (the context's `transactionAuthor`).
+    var author: String?
+    /// The saving context's `name`, for the history record.
+    var contextName: String?
 
     init(checksVersions: Bool) {
         self.checksVersions = checksVersions

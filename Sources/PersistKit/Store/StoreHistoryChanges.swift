@@ -1,0 +1,191 @@
+import Foundation
+
+/// What one transaction changed, as its history record keeps it: primary keys by entity name,
+/// updated objects grouped by the names of the keys that changed.
+///
+/// Stored as compact JSON (`{"i":{"Task":[1,-99999]},"u":{"Task":[{"k":["due"],"o":[7,12]}]},"d":{}}`):
+/// sorted keys in runs, where a negative number `-n` after a key stands for the `n` keys that
+/// follow it, so a save of 100,000 new objects records two numbers.
+struct StoreHistoryChanges: Sendable, Equatable {
+    /// Objects of one entity whose same keys changed.
+    struct UpdateGroup: Sendable, Equatable {
+        /// The attribute and relationship names that changed, in slot order, each once.
+        var keyNames: [String]
+        /// The primary keys, ascending.
+        var objects: [Int64]
+    }
+
+    var inserted: [String: [Int64]] = [:]
+    var updated: [String: [UpdateGroup]] = [:]
+    var deleted: [String: [Int64]] = [:]
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+
+    /// The changes as the store's change log holds them for the other contexts.
+    func storeChange(origin: Int) -> StoreChange {
+        var change = StoreChange(sequence: 0, origin: origin, inserted: inserted, deleted: deleted)
+        for (entity, groups) in updated {
+            change.updated[entity] = groups.flatMap(\.objects).sorted()
+        }
+        return change
+    }
+}
+
+extension StoreHistoryChanges {
+    /// What a save wrote: its log entry's inserted and deleted keys, its updates grouped by the
+    /// keys they changed, and the owners of join-table links it changed (updated under the
+    /// relationship's name, unless inserted by the same save).
+    init(plan: StoreWritePlan, change: StoreChange, model: ManagedObjectModel) {
+        inserted = change.inserted.mapValues { $0.sorted() }
+        deleted = change.deleted.mapValues { $0.sorted() }
+        guard !plan.updates.isEmpty || !plan.links.isEmpty else { return }
+        // Each object's changed slots (a join-table list as its virtual slot), then objects
+        // grouped by the same slots: one entry per object.
+        var slots: [ObjectKey: SlotSet] = [:]
+        var entities: [ObjectIdentifier: EntityDescription] = [:]
+        for update in plan.updates {
+            entities[ObjectIdentifier(update.entity)] = update.entity
+            slots[ObjectKey(entity: ObjectIdentifier(update.entity), key: update.key), default: SlotSet()].formUnion(SlotSet(update.slots))
+        }
+        for link in plan.links {
+            guard link.owner > 0, let entity = model.entity(named: link.table.ownerEntity),
+                  let relationship = entity.relationships.first(where: { $0.storage == .joinTable(link.table, isOwner: true) })
+            else { continue }
+            entities[ObjectIdentifier(entity)] = entity
+            slots[ObjectKey(entity: ObjectIdentifier(entity), key: link.owner), default: SlotSet()].insert(entity.columns.count + relationship.index)
+        }
+        var groups: [GroupKey: [Int64]] = [:]
+        for (object, changed) in slots { groups[GroupKey(entity: object.entity, slots: changed), default: []].append(object.key) }
+        for (group, keys) in groups {
+            guard let entity = entities[group.entity] else { continue }
+            updated[entity.name, default: []].append(UpdateGroup(keyNames: Self.names(group.slots.slots, of: entity), objects: keys.sorted()))
+        }
+        for entity in updated.keys { updated[entity]?.sort { ($0.objects.first ?? 0) < ($1.objects.first ?? 0) } }
+    }
+
+    private struct ObjectKey: Hashable {
+        let entity: ObjectIdentifier
+        let key: Int64
+    }
+
+    private struct GroupKey: Hashable {
+        let entity: ObjectIdentifier
+        let slots: SlotSet
+    }
+
+    /// The key names of changed slots, in slot order, each once (an ordered to-one's position
+    /// column reports under its relationship's name).
+    private static func names(_ slots: [Int], of entity: EntityDescription) -> [String] {
+        var seen = Set<String>()
+        return slots.sorted().compactMap { entity.keyName(forSlot: $0) }.filter { seen.insert($0).inserted }
+    }
+}
+
+// MARK: Stored form
+
+extension StoreHistoryChanges: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case inserted = "i", updated = "u", deleted = "d"
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        inserted = try Self.expand(container.decodeIfPresent([String: [Int64]].self, forKey: .inserted) ?? [:], container, .inserted)
+        deleted = try Self.expand(container.decodeIfPresent([String: [Int64]].self, forKey: .deleted) ?? [:], container, .deleted)
+        updated = try container.decodeIfPresent([String: [UpdateGroup]].self, forKey: .updated) ?? [:]
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if !inserted.isEmpty { try container.encode(inserted.mapValues(KeyRuns.compress), forKey: .inserted) }
+        if !updated.isEmpty { try container.encode(updated, forKey: .updated) }
+        if !deleted.isEmpty { try container.encode(deleted.mapValues(KeyRuns.compress), forKey: .deleted) }
+    }
+
+    private static func expand(_ runs: [String: [Int64]], _ container: KeyedDecodingContainer<CodingKeys>,
+                               _ key: CodingKeys) throws -> [String: [Int64]] {
+        try runs.mapValues { compressed in
+            guard let keys = KeyRuns.expand(compressed) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "malformed key runs")
+            }
+            return keys
+        }
+    }
+
+    /// The JSON text stored in the history table.
+    func encoded() throws -> String {
+        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+    }
+
+    /// Decodes a stored record's changes.
+    ///
+    /// - Throws: ``PersistError`` `.notADatabase` when the text is not a history record.
+    static func decode(_ text: String, record: Int64) throws -> StoreHistoryChanges {
+        do {
+            return try JSONDecoder().decode(StoreHistoryChanges.self, from: Data(text.utf8))
+        } catch {
+            throw PersistError(.notADatabase, "History record \(record) is damaged: \(error)")
+        }
+    }
+}
+
+extension StoreHistoryChanges.UpdateGroup: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case keyNames = "k", objects = "o"
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        keyNames = try container.decode([String].self, forKey: .keyNames)
+        guard let keys = KeyRuns.expand(try container.decode([Int64].self, forKey: .objects)) else {
+            throw DecodingError.dataCorruptedError(forKey: .objects, in: container, debugDescription: "malformed key runs")
+        }
+        objects = keys
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(keyNames, forKey: .keyNames)
+        try container.encode(KeyRuns.compress(objects), forKey: .objects)
+    }
+}
+
+/// Sorted primary keys written as runs: `[1, -3, 9]` is 1, 2, 3, 4 and 9.
+enum KeyRuns {
+    /// The largest run a record may describe: a damaged record must not ask for more memory
+    /// than a save could have produced.
+    static let maximumRun: Int64 = 1 << 31
+
+    static func compress(_ keys: [Int64]) -> [Int64] {
+        var result: [Int64] = []
+        result.reserveCapacity(min(keys.count, 64))
+        var index = keys.startIndex
+        while index < keys.endIndex {
+            var end = index
+            while end + 1 < keys.endIndex && keys[end + 1] == keys[end] + 1 { end += 1 }
+            result.append(keys[index])
+            if end > index { result.append(-Int64(end - index)) }
+            index = end + 1
+        }
+        return result
+    }
+
+    /// The keys, or nil for runs no save writes (a run first, a run after a run, a key below 1).
+    static func expand(_ runs: [Int64]) -> [Int64]? {
+        var keys: [Int64] = []
+        keys.reserveCapacity(runs.count)
+        var previousWasKey = false
+        for value in runs {
+            if value > 0 {
+                keys.append(value)
+                previousWasKey = true
+                continue
+            }
+            guard previousWasKey, value < 0, value >= -maximumRun, let last = keys.last,
+                  case (let end, false) = last.addingReportingOverflow(-value) else { return nil }
+            keys.append(contentsOf: (last + 1)...end)
+            previousWasKey = false
+        }
+        return keys
+    }
+}
