@@ -30,6 +30,8 @@ final class ChildProcessTests: XCTestCase {
             return StoreCreationCrashTests.playChild()
         case StoreCreationRaceTests.childRole:
             return StoreCreationRaceTests.playChild()
+        case HistoryReplayOracleTests.childRole:
+            return HistoryReplayOracleTests.playChild()
         default:
             return 3
         }

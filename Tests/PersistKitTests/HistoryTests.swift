@@ -346,6 +346,43 @@ final class HistoryTests: XCTestCase {
         XCTAssertEqual(tasks[0].notes, "exact")
     }
 
+    /// A large transaction spills to the WAL before it commits, restarting the WAL: other
+    /// connections' `PRAGMA data_version` moves then, with no record to read yet. That is not
+    /// a commit without a record: the reader waits for the commit, then merges it exactly.
+    func testAWriterRestartingTheWALBeforeItsCommitIsNotMistakenForAnUnrecordedCommit() throws {
+        let url = directory.file("store.sqlite")
+        let mine = try container()
+        let context = mine.newContext()
+        try insert(["a"], into: context)
+        var notices: [ContextChanges] = []
+        let token = context.addObserver { notices.append($0) }
+        defer { token.cancel() }
+
+        let writer = try SQLiteConnection(path: url.path, configuration: .init())
+        try writer.execute("PRAGMA cache_size = 10")
+        _ = try writer.singleInt("PRAGMA wal_checkpoint(PASSIVE)")
+        context.processPendingChanges()
+        let version = try mine.store.withConnection { try $0.singleInt("PRAGMA data_version") }
+
+        // As a save of another PersistKit does it: its record, then (spilling) its rows.
+        try writer.execute("BEGIN IMMEDIATE")
+        let changes = StoreHistoryChanges(inserted: ["Task": Array(2...401)])
+        try writer.execute("INSERT INTO \(StoreHistory.table) (timestamp, changes) VALUES (0, '\(try changes.encoded())')")
+        let notes = String(repeating: "x", count: 1_000)
+        for key in 2...401 {
+            try writer.execute("INSERT INTO Task (_pk, name, notes, isComplete, priority, count) VALUES (\(key), 't\(key)', '\(notes)', 0, 1, 0)")
+        }
+        let moved = try mine.store.withConnection { try $0.singleInt("PRAGMA data_version") }
+        XCTAssertNotEqual(moved, version, "the premise: the spill restarted the WAL, so the data version moved before the commit")
+        context.processPendingChanges()
+        XCTAssertEqual(notices.count, 0, "nothing committed yet: \(notices.map(\.invalidatedAll))")
+
+        try writer.execute("COMMIT")
+        context.processPendingChanges()
+        XCTAssertEqual(notices.map(\.invalidatedAll), [false])
+        XCTAssertEqual(try context.fetch(FetchRequest<TestTask>()).count, 401)
+    }
+
     func testKeyRunsRoundTripAndRejectMalformedRuns() throws {
         XCTAssertEqual(KeyRuns.compress([1, 2, 3, 4, 9, 11, 12]), [1, -3, 9, 11, -1])
         XCTAssertEqual(KeyRuns.expand([1, -3, 9, 11, -1]), [1, 2, 3, 4, 9, 11, 12])

@@ -54,7 +54,12 @@ extension SQLiteStore {
         guard let version = try? connection.singleInt("PRAGMA data_version"), version != historyCursor.dataVersion else { return [] }
         let unknown = [StoreChange(sequence: 0, origin: 0, isExternal: true)]
         do {
-            let snapshot = try StoreHistory.snapshot(after: historyCursor.lastSeen, connection)
+            var snapshot = try StoreHistory.snapshot(after: historyCursor.lastSeen, connection)
+            if historyCursor.needsConfirmation(snapshot) && !isReadOnly {
+                // Most likely a commit under way; if so, its record is read at the next look.
+                guard let locked = try StoreHistory.lockedSnapshot(after: historyCursor.lastSeen, connection) else { return [] }
+                snapshot = locked
+            }
             return historyCursor.advance(to: snapshot) ?? unknown
         } catch {
             historyCursor.lose(dataVersion: version)

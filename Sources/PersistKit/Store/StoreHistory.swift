@@ -67,6 +67,32 @@ enum StoreHistory {
         }
         try connection.execute("BEGIN")
         defer { try? connection.execute("COMMIT") }
+        return try read(after: after, connection)
+    }
+
+    /// The same, read holding the write lock, so that no commit is half done; nil when another
+    /// connection is writing now (the lock is not waited for).
+    ///
+    /// A writer that restarts the WAL (at its commit, or when a large transaction spills)
+    /// changes the WAL header before its commit is visible: `PRAGMA data_version` moves for
+    /// other connections with no new record to read yet. Under the write lock that cannot be.
+    static func lockedSnapshot(after: Int64?, _ connection: SQLiteConnection) throws -> Snapshot? {
+        guard !connection.isInTransaction else {
+            throw PersistError(.misuse, "History was read inside a write transaction")
+        }
+        let timeout = try connection.singleInt("PRAGMA busy_timeout") ?? 0
+        try connection.execute("PRAGMA busy_timeout = 0")
+        defer { try? connection.execute("PRAGMA busy_timeout = \(timeout)") }
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch let error as PersistError where error.sqliteCode?.primary == SQLiteResultCode.busy {
+            return nil
+        }
+        defer { try? connection.execute("ROLLBACK") }
+        return try read(after: after, connection)
+    }
+
+    private static func read(after: Int64?, _ connection: SQLiteConnection) throws -> Snapshot {
         var snapshot = Snapshot(dataVersion: 0, hasTable: (try connection.singleInt(hasTableSQL) ?? 0) > 0, sequence: 0, records: [])
         if snapshot.hasTable {
             snapshot.sequence = try connection.singleInt(sequenceSQL) ?? 0

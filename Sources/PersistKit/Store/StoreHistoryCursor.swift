@@ -33,6 +33,14 @@ struct StoreHistoryCursor {
         }
     }
 
+    /// Whether `snapshot` shows no record of another connection although one committed (the
+    /// data version moved): worth reading again under the write lock before calling the change
+    /// unknown (see ``StoreHistory/lockedSnapshot(after:_:)``).
+    func needsConfirmation(_ snapshot: StoreHistory.Snapshot) -> Bool {
+        guard snapshot.hasTable, let lastSeen, snapshot.isComplete(after: lastSeen) else { return false }
+        return snapshot.records.allSatisfy { ownRecords.contains($0.id) }
+    }
+
     /// Moves to the end of `snapshot` (read after ``lastSeen``) and returns what other
     /// connections changed, one entry per record, or nil when that cannot be known exactly.
     mutating func advance(to snapshot: StoreHistory.Snapshot) -> [StoreChange]? {
