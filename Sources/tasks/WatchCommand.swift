@@ -19,6 +19,10 @@ struct WatchCommand: ParsableCommand {
     /// How often the store is asked whether another process committed.
     private static let interval: TimeInterval = 0.2
 
+    /// With `TASKS_TRACE_MERGES=1`, a line on standard error per change notice says how it was
+    /// merged (for tests and for diagnosing a slow watch).
+    private static var traceMerges: Bool { ProcessInfo.processInfo.environment["TASKS_TRACE_MERGES"] == "1" }
+
     func run() throws {
         let store = try storeOptions.open()
         let controller = store.resultsController(filter: list.filter, matching: list.search)
@@ -46,8 +50,14 @@ struct WatchCommand: ParsableCommand {
             }
         }
         defer { token.cancel() }
+        let trace = WatchCommand.traceMerges ? store.context.addObserver { notice in
+            Console.error("watch: " + (notice.invalidatedAll ? "refetched everything" : "merged \(notice.inserted.count) inserted, "
+                          + "\(notice.updated.count) updated, \(notice.deleted.count) deleted"))
+        } : nil
+        defer { trace?.cancel() }
         // PersistKit's processPendingChanges() probes the store for other processes' commits
-        // (PRAGMA data_version) and has the controller refetch and diff when there were some.
+        // (PRAGMA data_version) and merges exactly what their history records say changed:
+        // the controller places those rows without refetching the list.
         while !Interrupt.wasRequested {
             store.context.processPendingChanges()
             if let outputError { throw outputError }
