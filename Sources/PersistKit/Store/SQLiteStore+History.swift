@@ -19,7 +19,7 @@ extension SQLiteStore {
         let now = Date()
         let insert = try connection.cachedStatement(StoreHistory.insertSQL)
         try insert.bind([.real(now.timeIntervalSinceReferenceDate), author.map(SQLValue.text) ?? .null,
-                         contextName.map(SQLValue.text) ?? .null, .text(try changes.encoded())])
+                         contextName.map(SQLValue.text) ?? .null, .text(changes.encoded())])
         try insert.run()
         let id = connection.lastInsertRowID
         try applyHistoryRetention(newest: id, now: now, connection)
@@ -41,9 +41,13 @@ extension SQLiteStore {
 
     // MARK: Reading other connections' commits
 
-    /// Where the history ends now: a new store starts reading there.
-    static func startHistoryCursor(_ connection: SQLiteConnection) throws -> StoreHistoryCursor {
-        StoreHistoryCursor(at: try StoreHistory.snapshot(after: nil, connection))
+    /// Where the history ends now: a new store starts reading there. A history that cannot be
+    /// read does not keep the store from opening: its first other-process change is unknown.
+    static func startHistoryCursor(_ connection: SQLiteConnection) -> StoreHistoryCursor {
+        if let snapshot = try? StoreHistory.snapshot(after: nil, connection) { return StoreHistoryCursor(at: snapshot) }
+        var cursor = StoreHistoryCursor(at: StoreHistory.Snapshot(dataVersion: 0, hasTable: false, sequence: 0, records: []))
+        cursor.lose(dataVersion: (try? connection.singleInt("PRAGMA data_version")) ?? 0)
+        return cursor
     }
 
     /// What other connections committed since the last look, one log entry per history record;

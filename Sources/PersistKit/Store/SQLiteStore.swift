@@ -31,7 +31,7 @@ final class SQLiteStore: @unchecked Sendable {
         connection = opened.connection
         identifier = opened.identifier
         readOnlyReason = opened.readOnlyReason
-        historyCursor = try SQLiteStore.startHistoryCursor(opened.connection)
+        historyCursor = SQLiteStore.startHistoryCursor(opened.connection)
     }
 
     /// Whether saves are refused: the store was opened read-only, or cannot be written.
