@@ -416,6 +416,8 @@ final class HistoryTests: XCTestCase {
         XCTAssertEqual(KeyRuns.compress([1, 2, 3, 4, 9, 11, 12]), [1, -3, 9, 11, -1])
         XCTAssertEqual(KeyRuns.expand([1, -3, 9, 11, -1]), [1, 2, 3, 4, 9, 11, 12])
         XCTAssertEqual(KeyRuns.compress([]), [])
+        XCTAssertEqual(StoreHistoryChanges(inserted: ["Task": [1, 2, 3, 5]], deleted: ["Task": [-9_223_372_036_854_775_807, 9]]).encoded(),
+                       #"{"i":{"Task":[1,-2,5]},"d":{"Task":[-9223372036854775807,9]}}"#)
         for malformed: [Int64] in [[-1], [1, -1, -1], [0], [1, 0], [Int64.max - 1, -5], [1, -(KeyRuns.maximumRun + 1)]] {
             XCTAssertNil(KeyRuns.expand(malformed), "\(malformed)")
         }
