@@ -41,8 +41,16 @@ extension StoreHistoryChanges {
         guard !plan.updates.isEmpty || !plan.links.isEmpty else { return }
         var groups = Groups()
         if plan.links.isEmpty {
-            // Each object is updated once: group by changed slots directly.
-            for update in plan.updates { groups.add(update.key, entity: update.entity, slots: SlotSet(update.slots)) }
+            // Each object is updated once: group by changed slots directly (runs of updates
+            // changing the same slots, the usual case, join the previous group at once).
+            var previous: (update: StoreWritePlan.Update, group: Int)?
+            for update in plan.updates {
+                if let previous, previous.update.entity === update.entity, previous.update.slots == update.slots {
+                    groups.list[previous.group].keys.append(update.key)
+                } else {
+                    previous = (update, groups.add(update.key, entity: update.entity, slots: SlotSet(update.slots)))
+                }
+            }
         } else {
             groups = Self.groups(plan.updates, plan.links, model: model)
         }
@@ -57,21 +65,22 @@ extension StoreHistoryChanges {
     private struct Groups {
         var list: [(entity: EntityDescription, slots: SlotSet, keys: [Int64])] = []
         private var index: [GroupKey: Int] = [:]
-        private var last: (key: GroupKey, index: Int)?
+        /// The groups' keys in list order: searched while there are few.
+        private var keys: [GroupKey] = []
 
-        mutating func add(_ key: Int64, entity: EntityDescription, slots: SlotSet) {
+        /// Adds an object to its group; returns the group's index in ``list``.
+        @discardableResult
+        mutating func add(_ key: Int64, entity: EntityDescription, slots: SlotSet) -> Int {
+            // A save's updates fall in a few groups: looked for in the list, hashed only beyond.
             let group = GroupKey(entity: ObjectIdentifier(entity), slots: slots)
-            if let last, last.key == group {
-                list[last.index].keys.append(key)
-                return
-            }
-            let position = index[group] ?? list.count
+            let position = (keys.count <= 8 ? keys.firstIndex(of: group) : index[group]) ?? list.count
             if position == list.count {
                 list.append((entity, slots, []))
+                keys.append(group)
                 index[group] = position
             }
             list[position].keys.append(key)
-            last = (group, position)
+            return position
         }
     }
 
