@@ -313,6 +313,32 @@ final class HistoryTests: XCTestCase {
         XCTAssertTrue(notices.allSatisfy { !$0.invalidatedAll }, "\(notices)")
     }
 
+    /// Merging object by object reads every inserted object; when another process's changes
+    /// name at least 1,000 objects and a third of those this context holds, re-reading what
+    /// it holds (controllers then refetch) is cheaper, and is done instead.
+    func testLargeChangesOfAnotherProcessAreTakenInByRefreshingEverything() throws {
+        let mine = try container(), theirs = try container()
+        let context = mine.newContext()
+        let tasks = try insert((0..<4_000).map { "t\($0)" }, into: context)
+        var notices: [ContextChanges] = []
+        let token = context.addObserver { notices.append($0) }
+        defer { token.cancel() }
+        let other = theirs.newContext()
+        let their = try other.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.name)]))
+
+        for task in their.prefix(1_100) { task.notes = "a" }   // 1,100 of 4,000 held: exactly
+        try other.save()
+        context.processPendingChanges()
+        XCTAssertEqual(notices.map(\.invalidatedAll), [false])
+        XCTAssertEqual(notices.last?.updated.count, 1_100)
+
+        for task in their.prefix(1_400) { task.notes = "b" }   // 1,400: over a third
+        try other.save()
+        context.processPendingChanges()
+        XCTAssertEqual(notices.map(\.invalidatedAll), [false, true])
+        XCTAssertEqual(tasks.filter { $0.notes == "b" }.count, 1_400)
+    }
+
     func testACommitWithoutARecordOrAPurgedHistoryFallsBackToRefreshingEverything() throws {
         let url = directory.file("store.sqlite")
         let mine = try container(), theirs = try container()
