@@ -55,6 +55,9 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         /// The API was used in a way it does not support (for example, a fetch controller
         /// without sort descriptors).
         case misuse
+        /// The persistent history after a token was purged: what changed since then can no
+        /// longer be told, only read again.
+        case historyExpired
     }
 
     /// What went wrong, with what is involved.
@@ -93,6 +96,8 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         case invalidObject(entity: String?, objects: [ObjectID])
         /// The API was used in a way it does not support.
         case misuse
+        /// The persistent history after a token was purged.
+        case historyExpired(file: String?)
     }
 
     /// What kind of problem this is.
@@ -156,6 +161,7 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         case .objectNotFound: return .objectNotFound(entity: entity, objects: objectIDs)
         case .invalidObject: return .invalidObject(entity: entity, objects: objectIDs)
         case .misuse: return .misuse
+        case .historyExpired: return .historyExpired(file: store)
         }
     }
 

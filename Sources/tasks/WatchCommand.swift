@@ -22,6 +22,10 @@ struct WatchCommand: ParsableCommand {
     /// Reminders are looked for every this many rounds (once a second).
     private static let reminderRounds = 5
 
+    /// With `TASKS_TRACE_MERGES=1`, a line on standard error per change notice says how it was
+    /// merged (for tests and for diagnosing a slow watch).
+    private static var traceMerges: Bool { ProcessInfo.processInfo.environment["TASKS_TRACE_MERGES"] == "1" }
+
     func run() throws {
         let store = try storeOptions.open()
         let controller = store.resultsController(filter: list.filter, matching: list.search)
@@ -50,8 +54,14 @@ struct WatchCommand: ParsableCommand {
             }
         }
         defer { token.cancel() }
+        let trace = WatchCommand.traceMerges ? store.context.addObserver { notice in
+            Console.error("watch: " + (notice.invalidatedAll ? "refetched everything" : "merged \(notice.inserted.count) inserted, "
+                          + "\(notice.updated.count) updated, \(notice.deleted.count) deleted"))
+        } : nil
+        defer { trace?.cancel() }
         // PersistKit's processPendingChanges() probes the store for other processes' commits
-        // (PRAGMA data_version) and has the controller refetch and diff when there were some.
+        // (PRAGMA data_version) and merges exactly what their history records say changed:
+        // the controller places those rows without refetching the list.
         var round = 0
         while !Interrupt.wasRequested {
             store.context.processPendingChanges()

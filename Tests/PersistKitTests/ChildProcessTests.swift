@@ -32,6 +32,8 @@ final class ChildProcessTests: XCTestCase {
             return StoreCreationRaceTests.playChild()
         case MigrationCrashTests.childRole:
             return MigrationCrashTests.playChild()
+        case HistoryReplayOracleTests.childRole:
+            return HistoryReplayOracleTests.playChild()
         default:
             return 3
         }

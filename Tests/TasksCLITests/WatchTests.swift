@@ -74,6 +74,51 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(watch.terminationStatus, 0)
     }
 
+    /// Another process's one change is one line, merged from the store's history: the list
+    /// is not refetched (the merge trace on standard error says so).
+    func testAnotherProcessesOneChangeIsOneLineWithoutARefetch() throws {
+        let fixture = try CLIFixture()
+        try fixture.makeEmptyStore()
+        var references: [Int64] = []
+        for day in 1...30 { references.append(try fixture.add("Task \(day)", "--due", String(format: "2030-01-%02d", day))) }
+
+        let watch = Process()
+        watch.executableURL = try XCTUnwrap(TasksBinary.url)
+        watch.arguments = ["watch"]
+        watch.environment = fixture.environment(["TASKS_TRACE_MERGES": "1"])
+        let output = Pipe(), errors = Pipe()
+        watch.standardOutput = output
+        watch.standardError = errors
+        let collected = Collected(), traced = Collected()
+        output.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
+        errors.fileHandleForReading.readabilityHandler = { handle in traced.append(handle.availableData) }
+        try watch.run()
+        defer { if watch.isRunning { watch.terminate() } }
+        XCTAssertTrue(collected.wait(timeout: 10) { $0.contains("Complete (0)") }, collected.current)
+        let listed = collected.current
+
+        try fixture.ok("edit", String(references[9]), "--name", "Renamed")
+        let renamed = "~ #\(references[9]) \"Renamed\" changed\n"
+        XCTAssertTrue(collected.wait(timeout: 5) { $0.contains(renamed) }, collected.current)
+        try fixture.ok("done", String(references[20]))
+        let completed = "~ #\(references[20]) moved to Complete 1\n"
+        XCTAssertTrue(collected.wait(timeout: 5) { $0.contains(completed) }, collected.current)
+        XCTAssertTrue(traced.wait(timeout: 5) { $0.components(separatedBy: "\n").filter { $0.hasPrefix("watch: merged") }.count == 2 },
+                      traced.current)
+
+        // Each change is exactly one line, in order, and neither refetched the list.
+        XCTAssertEqual(String(collected.current.dropFirst(listed.count)), renamed + completed)
+        XCTAssertEqual(traced.current, "watch: merged 0 inserted, 1 updated, 0 deleted\n"
+                       + "watch: merged 0 inserted, 1 updated, 0 deleted\n")
+
+        kill(watch.processIdentifier, SIGINT)
+        let stopped = Date().addingTimeInterval(5)
+        while watch.isRunning && Date() < stopped { Thread.sleep(forTimeInterval: 0.02) }
+        output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
+        XCTAssertFalse(watch.isRunning, "watch stops on SIGINT")
+    }
+
     func testWatchShowsControlCharactersEscaped() throws {
         let fixture = try CLIFixture()
         try fixture.makeEmptyStore()

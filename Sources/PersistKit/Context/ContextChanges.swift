@@ -9,8 +9,9 @@ public struct ContextChanges {
     public internal(set) var updated: [(object: ManagedObject, keys: ChangedKeys)] = []
     /// Objects deleted (or, after a rollback, discarded inserts).
     public internal(set) var deleted: [ManagedObject] = []
-    /// The context was reset, or another process changed the store: anything may have
-    /// changed, and observers should refetch.
+    /// The context was reset, or another process changed the store in a way its persistent
+    /// history cannot tell (purged before it was read; written by an older PersistKit or
+    /// another program): anything may have changed, and observers should refetch.
     public internal(set) var invalidatedAll = false
 
     /// Whether the notice reports nothing.

@@ -29,7 +29,7 @@ extension ManagedObjectContext {
         let (changes, complete, latest) = store.changes(after: lastMergedSequence, excluding: contextIdentity)
         lastMergedSequence = latest
         guard !changes.isEmpty || !complete else { return }
-        if !complete {
+        if !complete || prefersRefreshingAll(after: changes) {
             refreshAllRegisteredObjects()
             pendingNotice.invalidatedAll = true
             return

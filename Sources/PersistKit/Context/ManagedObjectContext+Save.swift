@@ -62,6 +62,8 @@ extension ManagedObjectContext {
     /// slots, every deleted object's key, each with the version it was read at.
     private func writePlan(_ pending: PendingSave, _ upserts: UpsertPlanning?) -> StoreWritePlan {
         var plan = StoreWritePlan(checksVersions: mergePolicy == .error)
+        plan.author = transactionAuthor
+        plan.contextName = name
         let inserts = upserts?.written ?? pending.inserts
         for (index, object) in inserts.enumerated() {
             plan.insert(object.storage, temporaryKey: object.objectID.key, of: object.entity, upTo: inserts.count - index)

@@ -20,6 +20,17 @@ public final class ManagedObjectContext {
     let store: SQLiteStore
     /// How conflicting saves are resolved (`.error` by default).
     public var mergePolicy: MergePolicy = .error
+    /// The context's name, recorded in the persistent history of every transaction it saves
+    /// (``HistoryTransaction/contextName``); nil by default.
+    public var name: String?
+    /// Who is saving (a user, a tool, "import"), recorded in the persistent history of every
+    /// transaction the context saves (``HistoryTransaction/author``); nil by default.
+    ///
+    /// ```swift
+    /// context.transactionAuthor = "sync"
+    /// try context.save()      // history(after:) shows author "sync"; a sync can skip its own
+    /// ```
+    public var transactionAuthor: String?
 
     /// Saved objects known to this context, by entity and primary key: one instance per object.
     @exclusivity(unchecked) var registered: [ObjectIdentifier: EntityObjects] = [:]

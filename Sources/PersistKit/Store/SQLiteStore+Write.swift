@@ -28,6 +28,8 @@ extension SQLiteStore {
             try writeLinks(plan.links, keys, connection)
             if !keys.appending.isEmpty { result.unlinked = try unlinkOneToOnePartners(plan, keys, connection, &change) }
             if !conflicts.isEmpty { throw conflictError(conflicts) }
+            change.historyID = try recordHistory(StoreHistoryChanges(plan: plan, change: change, model: model),
+                                                 author: plan.author, contextName: plan.contextName, connection)
             return change
         }
         return result

@@ -5,7 +5,7 @@ import Foundation
 /// Every context of a container uses the store's one connection, one at a time behind `lock`:
 /// SQLite connections are not thread-safe, and one connection means one consistent view.
 final class SQLiteStore: @unchecked Sendable {
-    // @unchecked Sendable: `connection`, `changeLog`, `nextSequence`, `dataVersion` and
+    // @unchecked Sendable: `connection`, `changeLog`, `nextSequence`, `historyCursor` and
     // `statementSQL` are only touched while holding `lock`; the other properties are lets.
 
     let model: ManagedObjectModel
@@ -21,7 +21,8 @@ final class SQLiteStore: @unchecked Sendable {
     private let connection: SQLiteConnection
     private var changeLog: [StoreChange] = []
     private var nextSequence = 1
-    private var dataVersion: Int64 = 0
+    /// How far the persistent history has been read: other processes' commits.
+    var historyCursor: StoreHistoryCursor
     /// SQL text of the write statements, built once per entity and column set (under `lock`).
     private var statementSQL: [StatementKey: String] = [:]
     private static let maximumLoggedChanges = 1_000
@@ -37,7 +38,7 @@ final class SQLiteStore: @unchecked Sendable {
         identifier = opened.identifier
         readOnlyReason = opened.readOnlyReason
         isInMigration = false
-        dataVersion = try connection.singleInt("PRAGMA data_version") ?? 0
+        historyCursor = SQLiteStore.startHistoryCursor(opened.connection)
     }
 
     /// A store over a migration's connection, inside its open transaction, with one of the
@@ -51,6 +52,7 @@ final class SQLiteStore: @unchecked Sendable {
         identifier = store.identifier
         readOnlyReason = nil
         isInMigration = true
+        historyCursor = SQLiteStore.startHistoryCursor(connection)
     }
 
     /// Whether saves are refused: the store was opened read-only, or cannot be written.
@@ -111,14 +113,19 @@ final class SQLiteStore: @unchecked Sendable {
             error.store = error.store ?? displayPath
             throw error
         }
-        change = StoreChange(sequence: nextSequence, origin: origin, inserted: change.inserted,
-                             updated: change.updated, deleted: change.deleted)
+        if let id = change.historyID { historyCursor.noteOwnRecord(id) }
+        return log(change, origin: origin)
+    }
+
+    /// Adds a change to the log under the next sequence number. Call with `lock` held.
+    private func log(_ change: StoreChange, origin: Int) -> Int {
+        changeLog.append(StoreChange(sequence: nextSequence, origin: origin, inserted: change.inserted,
+                                     updated: change.updated, deleted: change.deleted, isExternal: change.isExternal))
         nextSequence += 1
-        changeLog.append(change)
         if changeLog.count > SQLiteStore.maximumLoggedChanges {
             changeLog.removeFirst(changeLog.count - SQLiteStore.maximumLoggedChanges)
         }
-        return change.sequence
+        return nextSequence - 1
     }
 
     /// The latest sequence number: a new context starts there.
@@ -129,16 +136,13 @@ final class SQLiteStore: @unchecked Sendable {
     }
 
     /// Changes logged after `sequence` by other contexts, after probing (`PRAGMA data_version`)
-    /// for commits by other processes. `complete` is false when the log no longer reaches back
-    /// that far, or another process wrote: the reader must then refresh everything it holds.
+    /// for commits by other processes, which are read from the persistent history. `complete`
+    /// is false when the log no longer reaches back that far, or another process's change is
+    /// unknown (see ``externalChanges(_:)``): the reader must then refresh everything it holds.
     func changes(after sequence: Int, excluding origin: Int) -> (changes: [StoreChange], complete: Bool, latest: Int) {
         lock.lock()
         defer { lock.unlock() }
-        if let version = try? connection.singleInt("PRAGMA data_version"), version != dataVersion {
-            dataVersion = version
-            changeLog.append(StoreChange(sequence: nextSequence, origin: 0, isExternal: true))
-            nextSequence += 1
-        }
+        for change in externalChanges(connection) { _ = log(change, origin: 0) }
         let latest = nextSequence - 1
         guard sequence < latest else { return ([], true, latest) }
         let oldest = changeLog.first?.sequence ?? nextSequence

@@ -10,4 +10,6 @@ struct StoreChange: Sendable {
     var deleted: [String: [Int64]] = [:]
     /// Another process changed the database; what is unknown, so readers refresh everything.
     var isExternal = false
+    /// The id of the history record the save wrote, if it wrote one.
+    var historyID: Int64?
 }

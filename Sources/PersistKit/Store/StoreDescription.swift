@@ -25,6 +25,9 @@ public struct StoreDescription: Sendable {
     /// next to it; in a directory this process cannot write, where that file cannot be made,
     /// the store is read as it was when opened.
     public var isReadOnly: Bool
+    /// How much persistent history the store keeps (``HistoryRetention/default``: seven days,
+    /// at most 10,000 transactions). Applied by every save.
+    public var historyRetention: HistoryRetention = .default
 
     /// An SQLite database file at `url` (created if missing; its directory must exist), in WAL
     /// mode. A symbolic link is followed: the store, and its `-wal` and `-shm` files, are at

@@ -99,6 +99,7 @@ enum StoreOpener {
                 try connection.execute(statement)
             }
         }
+        for statement in StoreHistory.createStatements { try connection.execute(statement) }
         let insert = try connection.prepare("INSERT INTO \(SQLName.quote(SQLiteStore.metadataTable)) (key, value) VALUES (?, ?)")
         for (key, value) in [(StoreMetadata.formatVersionKey, String(StoreSchemaCheck.formatVersion)),
                              (StoreMetadata.identifierKey, identifier)] + StoreMetadata.modelEntries(model) {

@@ -58,6 +58,10 @@ struct StoreWritePlan {
     /// Inserts whose unique values equal the new values of a row this save updates: their
     /// temporary key → that row's key (they update it).
     var pendingTargets: [Int64: Int64] = [:]
+    /// Who saved, for the transaction's history record (the context's `transactionAuthor`).
+    var author: String?
+    /// The saving context's `name`, for the history record.
+    var contextName: String?
 
     init(checksVersions: Bool) {
         self.checksVersions = checksVersions

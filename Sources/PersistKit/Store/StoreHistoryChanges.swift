@@ -1,0 +1,221 @@
+import Foundation
+
+/// What one transaction changed, as its history record keeps it: primary keys by entity name,
+/// updated objects grouped by the names of the keys that changed.
+///
+/// Stored as compact JSON (`{"i":{"Task":[1,-99999]},"u":{"Task":[{"k":["due"],"o":[7,12]}]},"d":{}}`):
+/// sorted keys in runs, where a negative number `-n` after a key stands for the `n` keys that
+/// follow it, so a save of 100,000 new objects records two numbers.
+struct StoreHistoryChanges: Sendable, Equatable {
+    /// Objects of one entity whose same keys changed.
+    struct UpdateGroup: Sendable, Equatable {
+        /// The attribute and relationship names that changed, in slot order, each once.
+        var keyNames: [String]
+        /// The primary keys, ascending.
+        var objects: [Int64]
+    }
+
+    var inserted: [String: [Int64]] = [:]
+    var updated: [String: [UpdateGroup]] = [:]
+    var deleted: [String: [Int64]] = [:]
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+
+    /// The changes as the store's change log holds them for the other contexts.
+    func storeChange(origin: Int) -> StoreChange {
+        var change = StoreChange(sequence: 0, origin: origin, inserted: inserted, deleted: deleted)
+        for (entity, groups) in updated {
+            change.updated[entity] = groups.flatMap(\.objects).sorted()
+        }
+        return change
+    }
+}
+
+extension StoreHistoryChanges {
+    /// What a save wrote: its log entry's inserted and deleted keys, its updates grouped by the
+    /// keys they changed, and the owners of join-table links it changed (updated under the
+    /// relationship's name, unless inserted by the same save).
+    init(plan: StoreWritePlan, change: StoreChange, model: ManagedObjectModel) {
+        inserted = change.inserted.mapValues { $0.sorted() }
+        deleted = change.deleted.mapValues { $0.sorted() }
+        guard !plan.updates.isEmpty || !plan.links.isEmpty else { return }
+        var groups = Groups()
+        if plan.links.isEmpty {
+            // Each object is updated once: group by changed slots directly (runs of updates
+            // changing the same slots, the usual case, join the previous group at once).
+            var previous: (update: StoreWritePlan.Update, group: Int)?
+            for update in plan.updates {
+                if let previous, previous.update.entity === update.entity, previous.update.slots == update.slots {
+                    groups.list[previous.group].keys.append(update.key)
+                } else {
+                    previous = (update, groups.add(update.key, entity: update.entity, slots: SlotSet(update.slots)))
+                }
+            }
+        } else {
+            groups = Self.groups(plan.updates, plan.links, model: model)
+        }
+        for group in groups.list {
+            updated[group.entity.name, default: []].append(UpdateGroup(keyNames: Self.names(group.slots.slots, of: group.entity),
+                                                                       objects: group.keys.sorted()))
+        }
+        for entity in updated.keys { updated[entity]?.sort { ($0.objects.first ?? 0) < ($1.objects.first ?? 0) } }
+    }
+
+    /// Updated objects grouped by entity and changed slots, in order of first appearance.
+    private struct Groups {
+        var list: [(entity: EntityDescription, slots: SlotSet, keys: [Int64])] = []
+        private var index: [GroupKey: Int] = [:]
+        /// The groups' keys in list order: searched while there are few.
+        private var keys: [GroupKey] = []
+
+        /// Adds an object to its group; returns the group's index in ``list``.
+        @discardableResult
+        mutating func add(_ key: Int64, entity: EntityDescription, slots: SlotSet) -> Int {
+            // A save's updates fall in a few groups: looked for in the list, hashed only beyond.
+            let group = GroupKey(entity: ObjectIdentifier(entity), slots: slots)
+            let position = (keys.count <= 8 ? keys.firstIndex(of: group) : index[group]) ?? list.count
+            if position == list.count {
+                list.append((entity, slots, []))
+                keys.append(group)
+                index[group] = position
+            }
+            list[position].keys.append(key)
+            return position
+        }
+    }
+
+    /// With join-table changes: each object's changed slots (a list as its virtual slot) merged
+    /// first, so that an object changed both ways is one entry.
+    private static func groups(_ updates: [StoreWritePlan.Update], _ links: [StoreWritePlan.LinkChange],
+                               model: ManagedObjectModel) -> Groups {
+        var slots: [ObjectKey: (entity: EntityDescription, slots: SlotSet)] = [:]
+        var order: [ObjectKey] = []
+        func add(_ entity: EntityDescription, _ key: Int64, _ changed: SlotSet) {
+            let object = ObjectKey(entity: ObjectIdentifier(entity), key: key)
+            if slots[object] == nil { order.append(object) }
+            slots[object, default: (entity, SlotSet())].slots.formUnion(changed)
+        }
+        for update in updates { add(update.entity, update.key, SlotSet(update.slots)) }
+        for link in links {
+            guard link.owner > 0, let entity = model.entity(named: link.table.ownerEntity),
+                  let relationship = entity.relationships.first(where: { $0.storage == .joinTable(link.table, isOwner: true) })
+            else { continue }
+            add(entity, link.owner, SlotSet([entity.columns.count + relationship.index]))
+        }
+        var groups = Groups()
+        for object in order {
+            if let found = slots[object] { groups.add(object.key, entity: found.entity, slots: found.slots) }
+        }
+        return groups
+    }
+
+    private struct ObjectKey: Hashable {
+        let entity: ObjectIdentifier
+        let key: Int64
+    }
+
+    private struct GroupKey: Hashable {
+        let entity: ObjectIdentifier
+        let slots: SlotSet
+    }
+
+    /// The key names of changed slots, in slot order, each once (an ordered to-one's position
+    /// column reports under its relationship's name).
+    private static func names(_ slots: [Int], of entity: EntityDescription) -> [String] {
+        var seen = Set<String>()
+        return slots.sorted().compactMap { entity.keyName(forSlot: $0) }.filter { seen.insert($0).inserted }
+    }
+}
+
+// MARK: Stored form
+
+extension StoreHistoryChanges: Decodable {
+    private enum CodingKeys: String, CodingKey {
+        case inserted = "i", updated = "u", deleted = "d"
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        inserted = try Self.expand(container.decodeIfPresent([String: [Int64]].self, forKey: .inserted) ?? [:], container, .inserted)
+        deleted = try Self.expand(container.decodeIfPresent([String: [Int64]].self, forKey: .deleted) ?? [:], container, .deleted)
+        updated = try container.decodeIfPresent([String: [UpdateGroup]].self, forKey: .updated) ?? [:]
+    }
+
+    private static func expand(_ runs: [String: [Int64]], _ container: KeyedDecodingContainer<CodingKeys>,
+                               _ key: CodingKeys) throws -> [String: [Int64]] {
+        try runs.mapValues { compressed in
+            guard let keys = KeyRuns.expand(compressed) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "malformed key runs")
+            }
+            return keys
+        }
+    }
+
+    /// The JSON text stored in the history table, written by hand into bytes: a record then
+    /// costs a save about as much as a few more rows (JSONEncoder cost a quarter of an update
+    /// save's instructions).
+    func encoded() -> String {
+        var json = JSONBytes()
+        json.append("{")
+        var sections = 0
+        for (name, keys) in [("i", inserted), ("d", deleted)] where !keys.isEmpty {
+            json.append(sections == 0 ? "\"\(name)\":{" : ",\"\(name)\":{")
+            sections += 1
+            for (index, (entity, keys)) in keys.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { json.append(",") }
+                json.appendQuoted(entity)
+                json.append(":")
+                json.appendRuns(keys)
+            }
+            json.append("}")
+        }
+        if !updated.isEmpty {
+            json.append(sections == 0 ? "\"u\":{" : ",\"u\":{")
+            for (index, (entity, groups)) in updated.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { json.append(",") }
+                json.appendQuoted(entity)
+                json.append(":[")
+                for (position, group) in groups.enumerated() {
+                    json.append(position == 0 ? "{\"k\":[" : ",{\"k\":[")
+                    for (nameIndex, name) in group.keyNames.enumerated() {
+                        if nameIndex > 0 { json.append(",") }
+                        json.appendQuoted(name)
+                    }
+                    json.append("],\"o\":")
+                    json.appendRuns(group.objects)
+                    json.append("}")
+                }
+                json.append("]")
+            }
+            json.append("}")
+        }
+        json.append("}")
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
+    /// Decodes a stored record's changes.
+    ///
+    /// - Throws: ``PersistError`` `.notADatabase` when the text is not a history record.
+    static func decode(_ text: String, record: Int64) throws -> StoreHistoryChanges {
+        do {
+            return try JSONDecoder().decode(StoreHistoryChanges.self, from: Data(text.utf8))
+        } catch {
+            throw PersistError(.notADatabase, "History record \(record) is damaged: \(error)")
+        }
+    }
+}
+
+extension StoreHistoryChanges.UpdateGroup: Decodable {
+    private enum CodingKeys: String, CodingKey {
+        case keyNames = "k", objects = "o"
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        keyNames = try container.decode([String].self, forKey: .keyNames)
+        guard let keys = KeyRuns.expand(try container.decode([Int64].self, forKey: .objects)) else {
+            throw DecodingError.dataCorruptedError(forKey: .objects, in: container, debugDescription: "malformed key runs")
+        }
+        objects = keys
+    }
+}
