@@ -65,7 +65,9 @@ extension ManagedObjectContext {
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
         processPendingChanges()
         let plan = try plan(request)
+        let prefetching = try prefetchSteps(request.relationshipKeyPathsForPrefetching, entity: plan.entity)
         let objects = try fetchObjects(plan, includesPendingChanges: request.includesPendingChanges)
+        try prefetch(prefetching, for: objects)
         if T.self == ManagedObject.self || plan.entity.objectClass == T.self {
             // Every element is an instance of exactly `T` (the entity's class): an array of class
             // references has the same layout whatever its static element type.
@@ -76,7 +78,9 @@ extension ManagedObjectContext {
 
     /// The IDs of the objects a request describes, in its order.
     public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ObjectID] {
-        try fetch(request).map(\.objectID)
+        var request = request
+        request.relationshipKeyPathsForPrefetching = []   // IDs only: nothing to load
+        return try fetch(request).map(\.objectID)
     }
 
     /// How many objects a request would fetch (its limit and offset applied).

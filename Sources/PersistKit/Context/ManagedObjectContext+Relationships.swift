@@ -2,6 +2,10 @@
 /// negated) resolved to this context's objects, and to-manys loaded or derived from the side
 /// that owns them.
 extension ManagedObjectContext {
+    /// Reads the stored rows that refer to some objects (given by key), as the store's
+    /// `references`, `links` and `inverseLinks` do.
+    typealias StoredReferences = (_ keys: [Int64]) throws -> [SQLiteStore.Reference]
+
     /// How `object` is referred to from storage: its key, or its temporary key negated.
     @inline(__always)
     func reference(to object: ManagedObject) -> Int64 {
@@ -92,9 +96,10 @@ extension ManagedObjectContext {
         case .joinTable(let table, isOwner: true):
             references = object.tiebreakIsTemporary ? [] : ((try? store.links(in: table, owners: [object.tiebreakKey])) ?? []).map(\.key)
         case .joinTable(let table, isOwner: false):
-            references = derivedLinks(of: object, table: table, relationship: relationship)
+            references = (try? derivedLinks(of: [object], table: table, relationship: relationship))?.first ?? []
         case .inverseForeignKey(_, let slot, let positionSlot):
-            references = derivedChildren(of: object, relationship: relationship, slot: slot, positionSlot: positionSlot)
+            references = (try? derivedChildren(of: [object], relationship: relationship, slot: slot,
+                                               positionSlot: positionSlot))?.first ?? []
         }
         let contents = ToManyContents(references: references, generation: graphGeneration)
         if case .joinTable(_, isOwner: true) = relationship.storage, object.insertedFlag { contents.committed = [] }
@@ -103,65 +108,74 @@ extension ManagedObjectContext {
         return contents
     }
 
-    /// The objects whose to-one (`slot`) refers to `owner`: stored rows, corrected by this
-    /// context's unsaved changes; ordered by position for an ordered relationship.
-    private func derivedChildren(of owner: ManagedObject, relationship: RelationshipDescription, slot: Int,
-                                 positionSlot: Int?) -> [Int64] {
-        guard let entity = destination(of: relationship) else { return [] }
-        let ownerReference = reference(to: owner)
-        var members: [(reference: Int64, position: Int64)] = []
+    /// For each of `owners` (distinct objects), the objects whose to-one (`slot`) refers to it:
+    /// stored rows (one query for all owners), corrected by this context's unsaved changes;
+    /// ordered by position for an ordered relationship. `storedRows` replaces the store's
+    /// query of the stored rows (prefetching reads whole rows instead).
+    func derivedChildren(of owners: [ManagedObject], relationship: RelationshipDescription, slot: Int,
+                         positionSlot: Int?, storedRows: StoredReferences? = nil) throws -> [[Int64]] {
+        guard let entity = destination(of: relationship) else { return owners.map { _ in [] } }
+        var ownerIndex: [Int64: Int] = [:]
+        ownerIndex.reserveCapacity(owners.count)
+        for (index, owner) in owners.enumerated() { ownerIndex[reference(to: owner)] = index }
+        var members = [[(reference: Int64, position: Int64)]](repeating: [], count: owners.count)
         let held = registered[ObjectIdentifier(entity)]
-        if !owner.tiebreakIsTemporary {
-            let stored = (try? store.references(in: entity, slot: slot, positionSlot: positionSlot, owners: [owner.tiebreakKey])) ?? []
-            for row in stored {
-                // Objects changed or deleted here are judged by their current values, below.
-                if let child = held?.byKey[row.key], child.committedStorage != nil || child.deletedFlag { continue }
-                members.append((row.key, row.position))
-            }
+        let saved = owners.filter { !$0.tiebreakIsTemporary }.map(\.tiebreakKey)
+        let rows = if let storedRows { try storedRows(saved) } else {
+            try store.references(in: entity, slot: slot, positionSlot: positionSlot, owners: saved)
         }
-        func position(_ child: ManagedObject) -> Int64 {
-            guard let positionSlot, case .integer(let value) = child.storage[positionSlot] else { return Int64.max }
-            return value
+        for row in rows {
+            // Objects changed or deleted here are judged by their current values, below.
+            if let child = held?.byKey[row.key], child.committedStorage != nil || child.deletedFlag { continue }
+            if let index = ownerIndex[row.owner] { members[index].append((row.key, row.position)) }
         }
-        for child in changed.values where child.entity === entity && !child.deletedFlag
-            && child.storage[slot] == .integer(ownerReference) {
-            members.append((reference(to: child), position(child)))
+        func add(_ child: ManagedObject) {
+            guard case .integer(let owner) = child.storage[slot], let index = ownerIndex[owner] else { return }
+            var position = Int64.max
+            if let positionSlot, case .integer(let value) = child.storage[positionSlot] { position = value }
+            members[index].append((reference(to: child), position))
         }
+        for child in changed.values where child.entity === entity && !child.deletedFlag { add(child) }
         if insertedCount > 0 {
-            for child in insertedOrder where child.insertedFlag && child.entity === entity && child.storage[slot] == .integer(ownerReference) {
-                members.append((reference(to: child), position(child)))
-            }
+            for child in insertedOrder where child.insertedFlag && child.entity === entity { add(child) }
         }
-        if positionSlot != nil {
-            // Saved before unsaved, then by key: the order SQL and memory both give ties.
-            members.sort { ($0.position, $0.reference < 0 ? 1 : 0, abs($0.reference)) < ($1.position, $1.reference < 0 ? 1 : 0, abs($1.reference)) }
+        guard positionSlot != nil else { return members.map { $0.map(\.reference) } }
+        // Saved before unsaved, then by key: the order SQL and memory both give ties.
+        return members.map { list in
+            list.sorted { ($0.position, $0.reference < 0 ? 1 : 0, abs($0.reference)) < ($1.position, $1.reference < 0 ? 1 : 0, abs($1.reference)) }
+                .map(\.reference)
         }
-        return members.map(\.reference)
     }
 
-    /// The owners whose owned list (the inverse, in a join table) holds `object`: stored links,
-    /// corrected by this context's unsaved changes.
-    private func derivedLinks(of object: ManagedObject, table: JoinTable, relationship: RelationshipDescription) -> [Int64] {
+    /// For each of `objects` (distinct objects), the owners whose owned list (the inverse, in a
+    /// join table) holds it: stored links (one query for all objects), corrected by this
+    /// context's unsaved changes. `storedRows` replaces the store's query of the stored links.
+    func derivedLinks(of objects: [ManagedObject], table: JoinTable, relationship: RelationshipDescription,
+                      storedRows: StoredReferences? = nil) throws -> [[Int64]] {
         guard let ownerEntity = destination(of: relationship), let inverseName = relationship.inverseName,
-              let inverseIndex = ownerEntity.relationship(named: inverseName)?.index else { return [] }
-        let objectReference = reference(to: object)
-        var owners: [Int64] = []
+              let inverseIndex = ownerEntity.relationship(named: inverseName)?.index else { return objects.map { _ in [] } }
+        var objectIndex: [Int64: Int] = [:]
+        objectIndex.reserveCapacity(objects.count)
+        for (index, object) in objects.enumerated() { objectIndex[reference(to: object)] = index }
+        var owners = [[Int64]](repeating: [], count: objects.count)
         let held = registered[ObjectIdentifier(ownerEntity)]
         func changedHere(_ owner: ManagedObject) -> Bool {
             owner.deletedFlag || owner.related?.toMany[inverseIndex]?.committed != nil
         }
-        if !object.tiebreakIsTemporary {
-            for row in (try? store.inverseLinks(in: table, destinations: [object.tiebreakKey])) ?? [] {
-                if let owner = held?.byKey[row.key], changedHere(owner) { continue }
-                owners.append(row.key)
-            }
+        let saved = objects.filter { !$0.tiebreakIsTemporary }.map(\.tiebreakKey)
+        let rows = if let storedRows { try storedRows(saved) } else { try store.inverseLinks(in: table, destinations: saved) }
+        for row in rows {
+            if let owner = held?.byKey[row.key], changedHere(owner) { continue }
+            if let index = objectIndex[row.owner] { owners[index].append(row.key) }
         }
         var pending = Array(changed.values)
         if insertedCount > 0 { pending += insertedOrder.filter(\.insertedFlag) }
         for owner in pending where owner.entity === ownerEntity && !owner.deletedFlag {
-            if let contents = owner.related?.toMany[inverseIndex], contents.committed != nil,
-               contents.references.contains(objectReference) {
-                owners.append(reference(to: owner))
+            guard let contents = owner.related?.toMany[inverseIndex], contents.committed != nil else { continue }
+            let ownerReference = reference(to: owner)
+            var seen = Set<Int>()
+            for member in contents.references {
+                if let index = objectIndex[member], seen.insert(index).inserted { owners[index].append(ownerReference) }
             }
         }
         return owners

@@ -25,6 +25,23 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var includesPendingChanges = true
     /// How many objects ``ManagedObjectContext/fetchBatched(_:)`` makes at a time (0: 500).
     public var fetchBatchSize: Int = 0
+    /// Relationships to load for every fetched object as part of the fetch, by key path
+    /// (`"project"`, `"tags"`, `"project.owner"`): one query per key path segment for all the
+    /// objects, instead of one query per object when each relationship is first read.
+    ///
+    /// ```swift
+    /// var request = FetchRequest<TaskItem>()
+    /// request.relationshipKeyPathsForPrefetching = ["project", "project.owner", "tags"]
+    /// for task in try context.fetch(request) {
+    ///     print(task.project?.name ?? "-")     // no query: the projects were read with the tasks
+    /// }
+    /// ```
+    ///
+    /// A segment after the first starts from the objects the previous one reached (through a
+    /// to-one or a to-many). Prefetched relationships read exactly as unprefetched ones do,
+    /// unsaved changes included; the related objects stay alive as long as the fetched objects
+    /// do. A name that is not a relationship makes the fetch throw ``PersistError`` `.invalidRequest`.
+    public var relationshipKeyPathsForPrefetching: [String] = []
 
     /// A request for objects of `Result`'s entity.
     public init(predicate: FetchPredicate<Result>? = nil, sortBy sortDescriptors: [FetchSortDescriptor<Result>] = []) {

@@ -120,7 +120,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
         context.processPendingChanges()
         let plan = try context.plan(fetchRequest)
+        let prefetching = try context.prefetchSteps(fetchRequest.relationshipKeyPathsForPrefetching, entity: plan.entity)
         let objects = try context.fetchObjects(plan, includesPendingChanges: fetchRequest.includesPendingChanges)
+        try context.prefetch(prefetching, for: objects)
         self.plan = plan
         core = ResultsRows(sorts: plan.sorts, sectioned: sectionNameKey != nil)
         core.reset(objects)

@@ -64,6 +64,76 @@ extension SQLiteStore {
         }
     }
 
+    /// What a whole-row relationship read hands the context for each row: the row's reference
+    /// (as ``references(in:slot:positionSlot:owners:)``, ``links(in:owners:)`` or
+    /// ``inverseLinks(in:destinations:)`` give it), its version, and its values on demand.
+    typealias ReferencedRowHandler = (_ reference: Reference, _ version: Int64,
+                                      _ decode: () throws -> ContiguousArray<SQLValue>) throws -> Void
+
+    /// ``references(in:slot:positionSlot:owners:)`` with the whole rows, in the same order: the
+    /// related objects of many owners in one query (prefetching).
+    func readReferencing(_ entity: EntityDescription, slot: Int, positionSlot: Int?, owners: [Int64],
+                         _ body: ReferencedRowHandler) throws {
+        guard !owners.isEmpty else { return }
+        let column = SQLName.quote(entity.columns[slot].name)
+        let order = [column] + (positionSlot.map { [SQLName.quote(entity.columns[$0].name)] } ?? [])
+            + [SQLName.quote(SchemaSQL.primaryKey)]
+        let sql = SchemaSQL.selectColumns(for: entity) + " WHERE \(column) IN (SELECT value FROM json_each(?)) ORDER BY "
+            + order.joined(separator: ", ")
+        try readReferencedRows(sql, owners, entity: entity, body) { statement in
+            Reference(owner: statement.int64(at: Int32(slot + 2)), key: statement.int64(at: 0),
+                      position: positionSlot.map { statement.int64(at: Int32($0 + 2)) } ?? 0)
+        }
+    }
+
+    /// ``links(in:owners:)`` with the destinations' whole rows (`entity`), in the same order.
+    func readLinked(_ entity: EntityDescription, in table: JoinTable, owners: [Int64], _ body: ReferencedRowHandler) throws {
+        guard !owners.isEmpty else { return }
+        let (owner, position) = (SQLName.quote(JoinTable.ownerColumn), SQLName.quote(JoinTable.positionColumn))
+        let destination = SQLName.quote(JoinTable.destinationColumn)
+        let sql = Self.joinedSelect(entity, table: table, extra: "j.\(owner), coalesce(j.\(position), 0)", on: destination)
+            + " WHERE j.\(owner) IN (SELECT value FROM json_each(?)) ORDER BY j.\(owner), j.\(position), j.\(destination)"
+        let extra = Int32(entity.columns.count + 2)
+        try readReferencedRows(sql, owners, entity: entity, body) { statement in
+            Reference(owner: statement.int64(at: extra), key: statement.int64(at: 0), position: statement.int64(at: extra + 1))
+        }
+    }
+
+    /// ``inverseLinks(in:destinations:)`` with the owning objects' whole rows (`entity`), in
+    /// the same order.
+    func readInverseLinked(_ entity: EntityDescription, in table: JoinTable, destinations: [Int64],
+                           _ body: ReferencedRowHandler) throws {
+        guard !destinations.isEmpty else { return }
+        let (owner, destination) = (SQLName.quote(JoinTable.ownerColumn), SQLName.quote(JoinTable.destinationColumn))
+        let sql = Self.joinedSelect(entity, table: table, extra: "j.\(destination)", on: owner)
+            + " WHERE j.\(destination) IN (SELECT value FROM json_each(?)) ORDER BY j.\(destination), j.\(owner)"
+        let extra = Int32(entity.columns.count + 2)
+        try readReferencedRows(sql, destinations, entity: entity, body) { statement in
+            Reference(owner: statement.int64(at: extra), key: statement.int64(at: 0), position: 0)
+        }
+    }
+
+    /// `SELECT t.<entity's columns>, <extra> FROM <table> AS j JOIN <entity> AS t ON t._pk = j.<on>`.
+    private static func joinedSelect(_ entity: EntityDescription, table: JoinTable, extra: String, on column: String) -> String {
+        "SELECT " + SchemaSQL.columnNames(for: entity).map { "t." + SQLName.quote($0) }.joined(separator: ", ") + ", \(extra)"
+            + " FROM \(SQLName.quote(table.name)) AS j JOIN \(SQLName.quote(entity.name)) AS t"
+            + " ON t.\(SQLName.quote(SchemaSQL.primaryKey)) = j.\(column)"
+    }
+
+    private func readReferencedRows(_ sql: String, _ keys: [Int64], entity: EntityDescription, _ body: ReferencedRowHandler,
+                                    reference: (SQLiteStatement) -> Reference) throws {
+        try withConnection { connection in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind([Self.jsonArray(keys)])
+            let reader = RowReader(entity: entity)
+            while try statement.step() {
+                let row = reference(statement)
+                try body(row, statement.int64(at: 1)) { try reader.readStorage(statement, key: row.key) }
+            }
+        }
+    }
+
     private func selectReferences(_ sql: String, _ keys: [Int64]) throws -> [Reference] {
         try withConnection { connection in
             let statement = try connection.cachedStatement(sql)

@@ -23,6 +23,9 @@ final class SQLiteStore: @unchecked Sendable {
     private var nextSequence = 1
     /// How far the persistent history has been read: other processes' commits.
     var historyCursor: StoreHistoryCursor
+    /// How many times the connection was used for a read (`withConnection`): tests count the
+    /// queries a fetch or a relationship read runs with it.
+    private var readCount = 0
     /// SQL text of the write statements, built once per entity and column set (under `lock`).
     private var statementSQL: [StatementKey: String] = [:]
     private static let maximumLoggedChanges = 1_000
@@ -64,12 +67,20 @@ final class SQLiteStore: @unchecked Sendable {
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
+        readCount &+= 1
         do {
             return try body(connection)
         } catch var error as PersistError {
             error.store = error.store ?? displayPath
             throw error
         }
+    }
+
+    /// How many reads ran on the connection so far (see `readCount`).
+    var readsRun: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return readCount
     }
 
     /// What a write statement's SQL depends on.
