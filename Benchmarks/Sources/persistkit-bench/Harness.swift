@@ -32,6 +32,8 @@ enum Workload: String, CaseIterable {
     case fetchPredicate = "fetch-predicate"
     case update
     case count
+    case prefetch
+    case relink
     case controllerOneChange = "controller-one-change"
     case controllerBatch = "controller-1000-changes"
     case controllerCatchUp = "controller-catch-up"

@@ -8,10 +8,11 @@ struct Goal {
     static func of(_ workload: Workload) -> Goal? {
         switch workload {
         case .insert: return Goal(kind: .ratioToRaw(2.0))
-        case .fetch, .fetchPredicate, .update, .count: return Goal(kind: .ratioToRaw(1.5))
+        case .fetch, .fetchPredicate, .update, .count, .prefetch: return Goal(kind: .ratioToRaw(1.5))
         case .controllerOneChange: return Goal(kind: .milliseconds(1))
         case .controllerBatch: return Goal(kind: .milliseconds(20))
         case .controllerCatchUp, .iterate, .migrate: return nil   // catch-up: its ratio to a fresh fetch is logged
+        case .relink: return nil   // issue 10 sets a goal for prefetch only
         }
     }
 

@@ -31,6 +31,8 @@ func makeSubject(_ workload: Workload, _ variant: Variant, env: Environment) thr
     case (.count, .grdb): return try grdbCount(env, records: false)
     case (.count, .grdbRecords): return try grdbCount(env, records: true)
 
+    case (.prefetch, _), (.relink, _): return try makeGraphSubject(workload, variant, env: env)
+
     case (.controllerOneChange, .persistkit): return try persistKitController(env, batch: false)
     case (.controllerBatch, .persistkit): return try persistKitController(env, batch: true)
     case (.controllerOneChange, .grdb), (.controllerBatch, .grdb):

@@ -124,12 +124,13 @@ extension ManagedObjectContext {
                                collectingTargets: Bool) throws -> [ManagedObject] {
         let held = entityObjects(destination)
         var missing: [Int64] = []
-        var seen = Set<Int64>()
-        for object in objects where !hasValidToOne(object, index: index, slot: slot) {
-            if case .integer(let reference) = object.storage[slot], reference > 0, held.byKey[reference] == nil,
-               seen.insert(reference).inserted {
-                missing.append(reference)
-            }
+        var seen = KeySet()
+        var previous: Int64 = 0
+        for object in objects {
+            // A valid cache's object is alive, so registered: only unregistered keys are read.
+            guard case .integer(let reference) = object.storage[slot], reference > 0, reference != previous else { continue }
+            previous = reference
+            if held.byKey[reference] == nil, seen.insert(reference) { missing.append(reference) }
         }
         // Held here until the sources' caches hold them: the identity map does not retain.
         var read: [ManagedObject] = []
@@ -142,24 +143,18 @@ extension ManagedObjectContext {
         for object in objects {
             guard case .integer(let reference) = object.storage[slot] else { continue }
             let target: ManagedObject
-            if hasValidToOne(object, index: index, slot: slot), let cached = object.related?.toOne[index] {
-                target = cached.object
+            if let cached = object.related?.toOne[index], cached.reference == reference,
+               cached.object.managedObjectContext === self, !cached.object.deletedFlag {
+                target = cached.object   // as toOneObject(of:relationship:) would return it
             } else {
                 guard let found = localObject(reference, held: held), !found.deletedFlag else { continue }
+                target = found
                 if object.related == nil { object.related = RelatedObjects() }
                 object.related?.toOne[index] = (reference, found)
-                target = found
             }
             if collectingTargets, reached.insert(ObjectIdentifier(target)).inserted { targets.append(target) }
         }
         return targets
-    }
-
-    /// Whether the to-one cache holds what ``toOneObject(of:relationship:)`` would return as is.
-    @inline(__always)
-    private func hasValidToOne(_ object: ManagedObject, index: Int, slot: Int) -> Bool {
-        guard let cached = object.related?.toOne[index], case .integer(let reference) = object.storage[slot] else { return false }
-        return cached.reference == reference && cached.object.managedObjectContext === self && !cached.object.deletedFlag
     }
 
     /// The registered or inserted object for a reference, without reading the store.

@@ -49,16 +49,17 @@ extension ManagedObjectContext {
 
     /// The object a to-one holds; a deleted one reads as nil.
     func toOneObject(of object: ManagedObject, relationship index: Int) -> ManagedObject? {
-        guard index < object.entity.relationships.count else { return nil }
-        let relationship = object.entity.relationships[index]
-        guard case .foreignKey(let slot, _) = relationship.storage, case .integer(let reference) = object.storage[slot] else {
+        let relationships = object.entity.relationships
+        guard index < relationships.count, case .foreignKey(let slot, _) = relationships[index].storage,
+              case .integer(let reference) = object.storage[slot] else {
             return nil
         }
         if let cached = object.related?.toOne[index], cached.reference == reference,
            cached.object.managedObjectContext === self, !cached.object.deletedFlag {
             return cached.object
         }
-        guard let entity = destination(of: relationship), let target = resolve(reference, in: entity), !target.deletedFlag else {
+        guard let entity = destination(of: relationships[index]), let target = resolve(reference, in: entity),
+              !target.deletedFlag else {
             return nil
         }
         if object.related == nil { object.related = RelatedObjects() }

@@ -33,7 +33,7 @@ open class ManagedObject {
     @exclusivity(unchecked) final var tiebreakIsTemporary = true
     /// The context the object belongs to; nil once it is removed from its context (after
     /// `reset()`, or after its deletion is saved).
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
     // Objects are confined to their context's thread, and PersistKit never holds two accesses
     // to these at once: the run-time exclusivity checks (a third of an attribute write) are off.

@@ -6,12 +6,13 @@
 final class RelatedObjects {
     /// The object a to-one's reference was last resolved to, kept alive with the source (as
     /// Core Data's fulfilled faults are); valid while the reference is unchanged.
-    var toOne: [Int: (reference: Int64, object: ManagedObject)] = [:]
+    // Confined to the context's thread like the object: no run-time exclusivity checks.
+    @exclusivity(unchecked) var toOne = ToOneCache()
     /// Loaded to-manys, by relationship index.
-    var toMany: [Int: ToManyContents] = [:]
+    @exclusivity(unchecked) var toMany: [Int: ToManyContents] = [:]
     /// Assignments refused (an object of another context, a deleted one...): reported by the
     /// next save, cleared by the next assignment of the same relationship.
-    var problems: [Int: String] = [:]
+    @exclusivity(unchecked) var problems: [Int: String] = [:]
 
     /// Whether an owned to-many list differs from what was saved.
     var hasChanges: Bool {
@@ -22,14 +23,14 @@ final class RelatedObjects {
 /// The contents of one loaded to-many: references to the related objects (their primary keys,
 /// or their temporary keys negated while they are unsaved), in order.
 final class ToManyContents {
-    var references: [Int64]
+    @exclusivity(unchecked) var references: [Int64]
     /// The owning side's list as saved, kept from its first change until save or rollback.
-    var committed: [Int64]?
+    @exclusivity(unchecked) var committed: [Int64]?
     /// For a side derived from the other one: the context's graph generation it was computed
     /// at (a newer generation means it must be computed again).
-    var generation: Int
+    @exclusivity(unchecked) var generation: Int
     /// The objects, when they were materialized (reads and prefetching keep them alive).
-    var objects: [ManagedObject]?
+    @exclusivity(unchecked) var objects: [ManagedObject]?
 
     init(references: [Int64], generation: Int, objects: [ManagedObject]? = nil) {
         self.references = references

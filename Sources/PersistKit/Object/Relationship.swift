@@ -94,7 +94,7 @@ public struct Relationship<Value: RelationshipValue> {
             }
             guard index >= 0 else { return Value.relationshipValue([]) }
             if Value.relationshipKind == .toOne {
-                return Value.relationshipValue(object.relatedObject(at: index).map { [$0] } ?? [])
+                return Value.relationshipValue(toOne: object.relatedObject(at: index))
             }
             return Value.relationshipValue(object.relatedObjects(at: index))
         }

@@ -10,6 +10,15 @@ public protocol RelationshipValue {
     static func relationshipValue(_ objects: [ManagedObject]) -> Self
     /// The value's objects, in order.
     var relatedObjects: [ManagedObject] { get }
+    /// The value holding at most one object (what a to-one reads, without making an array).
+    static func relationshipValue(toOne object: ManagedObject?) -> Self
+}
+
+extension RelationshipValue {
+    /// The value holding `object`, if any.
+    public static func relationshipValue(toOne object: ManagedObject?) -> Self {
+        relationshipValue(object.map { [$0] } ?? [])
+    }
 }
 
 extension Optional: RelationshipValue where Wrapped: ManagedObject {
@@ -19,6 +28,8 @@ extension Optional: RelationshipValue where Wrapped: ManagedObject {
     public static var relationshipKind: RelationshipKind { .toOne }
     /// The first object, if any.
     public static func relationshipValue(_ objects: [ManagedObject]) -> Self { objects.first as? Wrapped }
+    /// The object, if it is a `Wrapped`.
+    public static func relationshipValue(toOne object: ManagedObject?) -> Self { object as? Wrapped }
     /// The object, if any.
     public var relatedObjects: [ManagedObject] { self.map { [$0] } ?? [] }
 }

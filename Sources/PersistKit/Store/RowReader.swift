@@ -34,20 +34,16 @@ struct RowReader {
     @inline(__always)
     func readStorage(_ statement: SQLiteStatement, key: Int64) throws -> ContiguousArray<SQLValue> {
         let count = columnTypes.count
-        var failure: PersistError?
-        let storage = ContiguousArray<SQLValue>(unsafeUninitializedCapacity: count) { buffer, initialized in
-            for slot in 0..<count {
-                switch readValue(statement, slot: slot, key: key) {
-                case .success(let value):
-                    buffer.initializeElement(at: slot, to: value)
-                    initialized = slot + 1
-                case .failure(let error):
-                    failure = error
-                    return
-                }
+        // reserveCapacity and append are specialized for SQLValue; the unsafeUninitializedCapacity
+        // initializer calls the standard library's generic allocation (a metadata lookup per row).
+        var storage = ContiguousArray<SQLValue>()
+        storage.reserveCapacity(count)
+        for slot in 0..<count {
+            switch readValue(statement, slot: slot, key: key) {
+            case .success(let value): storage.append(value)
+            case .failure(let error): throw error
             }
         }
-        if let failure { throw failure }
         return storage
     }
 
