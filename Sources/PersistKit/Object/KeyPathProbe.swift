@@ -34,7 +34,8 @@ enum KeyPathProbe {
         let trace: Trace
     }
 
-    private static let serial = NSLock()
+    // Recursive: reading a key path may reflect a class whose property initializers build predicates.
+    private static let serial = NSRecursiveLock()
     private static let active = Mutex<[ObjectIdentifier: Entry]>([:])
 
     /// Reads `keyPath` on probes of `rootClass`; nil when the class is not an entity class or
