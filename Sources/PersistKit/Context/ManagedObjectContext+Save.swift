@@ -6,29 +6,45 @@ extension ManagedObjectContext {
     /// Validation runs first and reports every problem in one error. When the save fails,
     /// the store and the context are exactly as they were: fix the problem and save again.
     ///
+    /// An object another context or process changed since this context read it is merged key
+    /// by key: keys only the other save changed keep its values (and this context's object
+    /// takes them), keys both changed are a conflict, settled by ``mergePolicy``.
+    ///
     /// - Throws: ``PersistError`` `.validation` (required value missing, NaN, a value that
     ///   could not be encoded, a value breaking its attribute's rules, an object's own
     ///   `validateForSave()`), `.constraintViolation` (uniqueness, checked against the save's
-    ///   other objects and the stored rows, naming both objects), `.conflict` (another
-    ///   context or process changed or deleted an object since this context read it), or an
-    ///   SQLite error.
+    ///   other objects and the stored rows, naming both objects), `.conflict` (with merge
+    ///   policy `.error`: another context or process changed a key this save changes too, or
+    ///   deleted an object it changes; the error lists the objects, and each key's stored,
+    ///   local and read values in ``PersistError/problems``), `.cannotOpenStore` (another
+    ///   process kept the store locked longer than its busy timeout), or an SQLite error.
     public func save() throws {
         refreshRevertedObjects()
         processPendingChanges()
-        let pending = pendingSave()
+        var pending = pendingSave()
         guard !pending.isEmpty else { return }
         if !pending.deletedElsewhere.isEmpty {
-            throw PersistError(.conflict, "Cannot save changes to objects that another context or process deleted",
-                               entity: pending.deletedElsewhere.first?.entity.name,
-                               objectIDs: pending.deletedElsewhere.map(\.objectID))
+            guard mergePolicy == .storeTrump || mergePolicy == .rollback else {
+                throw PersistError(.conflict, "Cannot save changes to objects that another context or process deleted",
+                                   entity: pending.deletedElsewhere.first?.entity.name,
+                                   objectIDs: pending.deletedElsewhere.map(\.objectID), store: store.displayPath)
+            }
+            // The store's state wins: the deletion stands, the changes made here go.
+            discardChanges(toObjectsDeletedElsewhere: pending.deletedElsewhere)
+            pending = pendingSave()
+            guard !pending.isEmpty else { return }
         }
         try validate(pending.inserts + pending.updates)
         if model.hasRelationships { try validateRelationships(pending) }
         try checkUniqueness(pending)
-        let insertedKeys = try store.write(writePlan(pending), origin: contextIdentity)
+        let result = try store.write(writePlan(pending), origin: contextIdentity)
         // Committed: only now does the context change. (Its own entry in the store's log is
         // skipped by origin; the merge position must not move past other contexts' saves.)
-        didSave(pending, insertedKeys: insertedKeys)
+        didSave(pending, insertedKeys: result.insertedKeys)
+        if !result.settled.isEmpty {
+            takeSettledRows(result.settled, deleted: pending.deletes)
+            processPendingChanges()
+        }
     }
 
     /// The objects a save writes, and those it must refuse.
@@ -55,14 +71,14 @@ extension ManagedObjectContext {
     /// What the store writes: every inserted object's values, every updated object's changed
     /// slots, every deleted object's key, each with the version it was read at.
     private func writePlan(_ pending: PendingSave) -> StoreWritePlan {
-        var plan = StoreWritePlan(checksVersions: mergePolicy == .error)
+        var plan = StoreWritePlan(resolution: mergePolicy.resolution)
         for (index, object) in pending.inserts.enumerated() {
             plan.insert(object.storage, temporaryKey: object.objectID.key, of: object.entity, upTo: pending.inserts.count - index)
         }
         plan.updates.reserveCapacity(pending.updates.count)
         for object in pending.updates {
             plan.updates.append(.init(entity: object.entity, key: object.objectID.key, version: object.version,
-                                      slots: changedSlots(of: object), storage: object.storage))
+                                      slots: changedSlots(of: object), storage: object.storage, committed: object.committedStorage))
         }
         for object in pending.deletes {
             plan.deletes.append(.init(entity: object.entity, key: object.objectID.key, version: object.version))

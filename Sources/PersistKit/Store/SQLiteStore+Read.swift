@@ -17,20 +17,33 @@ extension SQLiteStore {
     }
 
     /// Reads the rows with these primary keys (those that exist), in key order per chunk of
-    /// keys SQLite can bind at once.
+    /// keys SQLite can bind at once; all chunks from one committed snapshot.
     func read(_ entity: EntityDescription, keys: [Int64], _ body: StoredRowHandler) throws {
-        for start in stride(from: 0, to: keys.count, by: 500) {
-            let chunk = keys[start..<min(keys.count, start + 500)]
-            let sql = SchemaSQL.selectColumns(for: entity) + " WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN ("
-                + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ") ORDER BY "
-                + SQLName.quote(SchemaSQL.primaryKey)
-            try withConnection { connection in
-                let statement = try connection.cachedStatement(sql)
-                defer { statement.reset() }
-                try statement.bind(chunk.map { .integer($0) })
-                try Self.readRows(statement, entity: entity, body)
+        guard !keys.isEmpty else { return }
+        try withConnection { connection in
+            if keys.count <= Self.keysPerRead {
+                try Self.readRows(entity, keys: keys[...], connection, body)
+                return
+            }
+            try connection.inReadTransaction {
+                for start in stride(from: 0, to: keys.count, by: Self.keysPerRead) {
+                    try Self.readRows(entity, keys: keys[start..<min(keys.count, start + Self.keysPerRead)], connection, body)
+                }
             }
         }
+    }
+
+    private static let keysPerRead = 500
+
+    private static func readRows(_ entity: EntityDescription, keys chunk: ArraySlice<Int64>, _ connection: SQLiteConnection,
+                                 _ body: StoredRowHandler) throws {
+        let sql = SchemaSQL.selectColumns(for: entity) + " WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN ("
+            + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ") ORDER BY "
+            + SQLName.quote(SchemaSQL.primaryKey)
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(chunk.map { .integer($0) })
+        try readRows(statement, entity: entity, body)
     }
 
     /// How many rows match the query, not counting the rows whose keys are in `excludedKeys`.

@@ -25,6 +25,10 @@ public struct StoreDescription: Sendable {
     /// next to it; in a directory this process cannot write, where that file cannot be made,
     /// the store is read as it was when opened.
     public var isReadOnly: Bool
+    /// How many connections may read the store at once (5 by default, as GRDB's
+    /// `DatabasePool`): fetches beyond that wait for one to finish. An in-memory store has
+    /// one connection whatever this says.
+    public var maximumReaderCount = 5
 
     /// An SQLite database file at `url` (created if missing; its directory must exist), in WAL
     /// mode. A symbolic link is followed: the store, and its `-wal` and `-shm` files, are at

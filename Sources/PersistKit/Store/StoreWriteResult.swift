@@ -1,0 +1,30 @@
+/// What a save's write tells the context besides success: the keys its inserts got, and the
+/// rows it did not simply overwrite, read back after the writes.
+struct StoreWriteResult {
+    /// How the store settled a row that another context or process had changed.
+    enum Outcome {
+        /// Both saves' keys are in the row now (or, keeping the stored values, those of the
+        /// keys in conflict): the object takes the row.
+        case merged
+        /// Nothing of the object's changes was written (merge policy `.rollback`): the object
+        /// drops its changes and takes the row.
+        case discarded
+        /// The object's deletion was not done (`.storeTrump` or `.rollback`): the object stays,
+        /// with the row's values.
+        case keptFromDeletion
+    }
+
+    /// A row as it stands at the end of the save's transaction.
+    struct Row {
+        let entity: EntityDescription
+        let key: Int64
+        let version: Int64
+        let storage: ContiguousArray<SQLValue>
+        let outcome: Outcome
+    }
+
+    /// The primary keys given to the inserted rows, in the plan's order.
+    var insertedKeys: [Int64] = []
+    /// The rows settled against another save's changes.
+    var settled: [Row] = []
+}
