@@ -30,6 +30,10 @@ final class ChildProcessTests: XCTestCase {
             return StoreCreationCrashTests.playChild()
         case StoreCreationRaceTests.childRole:
             return StoreCreationRaceTests.playChild()
+        case TwoProcessCounterTests.childRole:
+            return TwoProcessCounterTests.playChild()
+        case SaveCrashTests.childRole:
+            return SaveCrashTests.playChild()
         default:
             return 3
         }

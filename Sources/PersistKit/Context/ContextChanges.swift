@@ -40,8 +40,9 @@ public final class ObservationToken {
 /// Whatever the policy, a save merges key by key first: keys that only the other side
 /// changed keep its values, and keys only this context changed are written, so two contexts
 /// changing different attributes of one object both save, and the row has both changes.
-/// A policy decides only what happens to keys both sides changed (to different values), and
-/// to deletions.
+/// A policy decides only what happens to keys both sides changed (even to the same value: two
+/// read-modify-writes of a counter write the same number, and neither may be lost), and to
+/// deletions.
 ///
 /// ```swift
 /// context.mergePolicy = .storeTrump     // the other side's values win, key by key

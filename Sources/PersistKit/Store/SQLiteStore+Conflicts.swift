@@ -42,7 +42,7 @@ extension SQLiteStore {
 
     /// An update whose row is no longer at the version it was read at: compares the row's
     /// values with those the object read, key by key. Keys only the other save changed are
-    /// left as it wrote them; keys both changed (to different values) are a conflict, which
+    /// left as it wrote them; keys both changed are a conflict, which
     /// `resolution` settles or returns. A row that is gone is a conflict whatever the policy:
     /// writing it again would bring back an object another save deleted.
     func settle(_ update: StoreWritePlan.Update, _ resolution: StoreWritePlan.ConflictResolution,
@@ -55,10 +55,10 @@ extension SQLiteStore {
                             what: "deleted elsewhere" + (keys.isEmpty ? "" : "; keys changed here: " + keys.joined(separator: ", ")),
                             details: [], keys: keys)
         }
+        // A key both changed is a conflict even when both wrote the same value: two
+        // read-modify-writes of a counter write the same number, and one increment would be lost.
         let clashing = update.slots.filter { slot in
-            let storeValue = stored.storage[slot]
-            let changedElsewhere = update.committed.map { !SQLValue.identical(storeValue, $0[slot]) } ?? true
-            return changedElsewhere && !SQLValue.identical(storeValue, update.storage[slot])
+            update.committed.map { !SQLValue.identical(stored.storage[slot], $0[slot]) } ?? true
         }
         var written = update.slots
         var outcome = StoreWriteResult.Outcome.merged

@@ -3,8 +3,8 @@
 /// Inserted rows come in runs of one entity, in insertion order; an updated row carries only
 /// the slots that changed, with the values they had when read; every updated or deleted row
 /// carries the version it was read at, which the store checks (optimistic locking). A row
-/// whose version moved on is compared key by key: only keys changed on both sides, to
-/// different values, are a conflict, settled by ``resolution``.
+/// whose version moved on is compared key by key: only keys changed on both sides are a
+/// conflict, settled by ``resolution``.
 struct StoreWritePlan {
     /// What the store does with a row changed elsewhere in keys this save changes too (or
     /// deleted here and changed elsewhere): the context's merge policy, in the store's terms.
