@@ -38,8 +38,8 @@ final class ReaderPool: @unchecked Sendable {
         return openCount
     }
 
-    /// Closes the idle connections (the pool stays usable; busy ones close when given back
-    /// after this, never: they return to `idle`).
+    /// Closes the idle connections. The pool stays usable: it opens connections again when
+    /// reads need them, and a connection in use at this moment returns to it as usual.
     func closeIdle() {
         condition.lock()
         let closing = idle
