@@ -28,7 +28,9 @@ func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thro
     let result = Shared<Result<T, Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task {
-        do { result.update { $0 = .success(try await body()) } } catch { result.update { $0 = .failure(error) } }
+        let outcome: Result<T, Error>
+        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+        result.update { $0 = outcome }
         done.signal()
     }
     done.wait()
@@ -163,25 +165,52 @@ func grdbReadDuringWrite(_ env: Environment) throws -> Subject {
 /// How many tasks fetch at once in `parallel-read`, and how many fetches each round makes.
 private let parallelTasks = 4
 
-/// Times `fetches` fetches made one after another by one task, then the same number made by
-/// `parallelTasks` tasks at once; the sample is the speedup (the first time over the second).
-private func parallelReadRound(_ fetch: @escaping @Sendable () async throws -> Int) throws -> (speedup: Double, check: String) {
-    let (one, alone) = try waitFor {
-        let start = now()
+/// Milliseconds of CPU this process has used (user and system, every thread).
+private func cpuMilliseconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func milliseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000 }
+    return milliseconds(usage.ru_utime) + milliseconds(usage.ru_stime)
+}
+
+/// One `parallel-read` round: wall and CPU milliseconds of the fetches made by one task, then
+/// by `parallelTasks` tasks at once.
+struct ParallelReadSample {
+    var oneWall: Double, oneCPU: Double, fourWall: Double, fourCPU: Double
+
+    /// The throughput of the tasks together over one task's.
+    var speedup: Double { oneWall / fourWall }
+}
+
+/// Times `parallelTasks` fetches made one after another by one task, then the same number made
+/// by `parallelTasks` tasks at once.
+private func parallelReadRound(_ fetch: @escaping @Sendable () async throws -> Int) throws -> (ParallelReadSample, check: String) {
+    let (oneWall, oneCPU, alone) = try waitFor {
+        let start = now(), cpu = cpuMilliseconds()
         var total = 0
         for _ in 0..<parallelTasks { total += try await fetch() }
-        return (ms(start, now()), total)
+        return (ms(start, now()), cpuMilliseconds() - cpu, total)
     }
-    let (four, together) = try waitFor {
-        let start = now()
+    let (fourWall, fourCPU, together) = try waitFor {
+        let start = now(), cpu = cpuMilliseconds()
         let total = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<parallelTasks { group.addTask { try await fetch() } }
             return try await group.reduce(0, +)
         }
-        return (ms(start, now()), total)
+        return (ms(start, now()), cpuMilliseconds() - cpu, total)
     }
     guard alone == together else { throw BenchError("parallel-read: \(alone) rows alone, \(together) together") }
-    return (one / four, "\(alone)")
+    return (ParallelReadSample(oneWall: oneWall, oneCPU: oneCPU, fourWall: fourWall, fourCPU: fourCPU), "\(alone)")
+}
+
+/// Logs one variant's parallel-read rounds: on a busy machine the speedup says little, but
+/// how many cores the tasks kept busy, and the CPU each fetch took, say whether they got in
+/// each other's way.
+private func logParallelRead(_ label: String, _ samples: [ParallelReadSample]) {
+    func med(_ values: [Double]) -> String { formatNumber(median(values) ?? 0) }
+    log("  \(label): 1 task \(med(samples.map(\.oneWall))) ms (CPU \(med(samples.map(\.oneCPU))) ms), "
+        + "\(parallelTasks) tasks \(med(samples.map(\.fourWall))) ms (CPU \(med(samples.map(\.fourCPU))) ms, "
+        + "\(String(format: "%.2f", median(samples.map { $0.fourCPU / $0.fourWall }) ?? 0)) cores busy)")
 }
 
 /// PersistKit: `performBackgroundTask` fetches (the substring search of `fetch-predicate`,
@@ -189,7 +218,8 @@ private func parallelReadRound(_ fetch: @escaping @Sendable () async throws -> I
 func persistKitParallelRead(_ env: Environment) throws -> Subject {
     let url = try env.directories.newStoreURL("persistkit-parallel-read")
     let container = try PersistKitBench.populatedContainer(url, model: env.model, tasks: env.tasks)
-    return Subject(.persistkit, round: { _ in
+    var samples: [ParallelReadSample] = []
+    return Subject(.persistkit, round: { round in
         let result = try parallelReadRound {
             try await container.performBackgroundTask { context in
                 var digest = Digest()
@@ -197,8 +227,9 @@ func persistKitParallelRead(_ env: Environment) throws -> Subject {
                 return digest.count
             }
         }
-        return ([result.speedup], result.check)
-    }, teardown: { env.directories.remove(url) })
+        if round > 0 { samples.append(result.0) }
+        return ([result.0.speedup], result.check)
+    }, teardown: { logParallelRead("PersistKit", samples); env.directories.remove(url) })
 }
 
 /// GRDB's `DatabasePool`: the same search through `read`, one task at a time, then four at once.
@@ -206,7 +237,8 @@ func grdbParallelRead(_ env: Environment) throws -> Subject {
     let url = try env.directories.newStoreURL("grdb-parallel-read")
     try RawDatabase.populate(url: url, tasks: env.tasks)
     let pool = try openGRDBPool(url)
-    return Subject(.grdb, round: { _ in
+    var samples: [ParallelReadSample] = []
+    return Subject(.grdb, round: { round in
         let result = try parallelReadRound {
             try await pool.read { db in
                 var digest = Digest()
@@ -215,8 +247,9 @@ func grdbParallelRead(_ env: Environment) throws -> Subject {
                 return digest.count
             }
         }
-        return ([result.speedup], result.check)
-    }, teardown: { try? pool.close(); env.directories.remove(url) })
+        if round > 0 { samples.append(result.0) }
+        return ([result.0.speedup], result.check)
+    }, teardown: { logParallelRead("GRDB DatabasePool", samples); try? pool.close(); env.directories.remove(url) })
 }
 
 /// Opens a GRDB `DatabasePool` on `url` (WAL) with `synchronous=FULL`, like every variant.
