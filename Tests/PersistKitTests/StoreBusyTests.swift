@@ -51,7 +51,7 @@ final class StoreBusyTests: XCTestCase {
                                                 store: .sqlite(url, busyTimeout: 0.3))
         let context = container.newContext()
         let released = DispatchSemaphore(value: 0)
-        let holding = try holdWriteLock(url, for: 2, released: released)
+        let holding = try holdWriteLock(url, for: 1, released: released)
         XCTAssertEqual(holding.wait(timeout: .now() + 10), .success)
         let task = TestTask(context: context)
         task.name = "waits too long"

@@ -8,7 +8,7 @@ extension SQLiteStore {
     /// Runs a query's `SELECT` and hands every row to `body`, in the query's order.
     func read(_ query: StoreQuery, limit: Int, offset: Int, _ body: StoredRowHandler) throws {
         let sql = query.selectSQL(limit: limit, offset: offset)
-        try withConnection { connection in
+        try withReader { connection in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(query.bindings)
@@ -20,7 +20,7 @@ extension SQLiteStore {
     /// keys SQLite can bind at once; all chunks from one committed snapshot.
     func read(_ entity: EntityDescription, keys: [Int64], _ body: StoredRowHandler) throws {
         guard !keys.isEmpty else { return }
-        try withConnection { connection in
+        try withReader { connection in
             if keys.count <= Self.keysPerRead {
                 try Self.readRows(entity, keys: keys[...], connection, body)
                 return
@@ -53,7 +53,7 @@ extension SQLiteStore {
         if !excludedKeys.isEmpty {
             bindings.append(.text("[" + excludedKeys.map(String.init).joined(separator: ",") + "]"))
         }
-        return try withConnection { connection in
+        return try withReader { connection in
             Int(try connection.singleInt(sql, bindings) ?? 0)
         }
     }
@@ -71,13 +71,13 @@ extension SQLiteStore {
 extension SQLiteStore {
     /// How many rows an entity's table has.
     func rowCount(of entity: EntityDescription) throws -> Int {
-        try withConnection { Int(try $0.singleInt("SELECT count(*) FROM " + SQLName.quote(entity.name)) ?? 0) }
+        try withReader { Int(try $0.singleInt("SELECT count(*) FROM " + SQLName.quote(entity.name)) ?? 0) }
     }
 
     /// Reads every row of an entity's table in primary-key order, until `body` returns false.
     func scan(_ entity: EntityDescription,
               _ body: (_ key: Int64, _ version: Int64, _ decode: () throws -> ContiguousArray<SQLValue>) throws -> Bool) throws {
-        try withConnection { connection in
+        try withReader { connection in
             let statement = try connection.cachedStatement(SchemaSQL.selectColumns(for: entity) + " ORDER BY "
                 + SQLName.quote(SchemaSQL.primaryKey))
             defer { statement.reset() }

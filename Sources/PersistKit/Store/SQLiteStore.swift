@@ -6,7 +6,7 @@ import Foundation
 /// Saves run on the writer, one at a time behind `writerLock`, each in one `BEGIN IMMEDIATE`
 /// transaction. Fetches, counts and every other read run on a reader of the pool (WAL mode):
 /// they never wait for a save, and each statement (or ``withSnapshot(_:)``) reads one committed
-/// snapshot. An in-memory store has one connection, which reads and writes behind `writerLock`:
+/// snapshot (``withReader(_:)``; ``withConnection(_:)`` is the writer). An in-memory store has one connection, which reads and writes behind `writerLock`:
 /// SQLite's in-memory databases have no WAL, so a second connection could not read beside a
 /// writer anyway.
 final class SQLiteStore: @unchecked Sendable {
@@ -60,17 +60,14 @@ final class SQLiteStore: @unchecked Sendable {
 
     // MARK: Access
 
-    /// Runs `body` with a connection for reading: a reader of the pool (the writer, behind its
-    /// lock, for an in-memory store). Each statement reads one committed snapshot; use
-    /// ``withSnapshot(_:)`` for several statements that must agree.
-    func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// Runs `body` with a reader connection of the pool (the writer, behind its lock, for an
+    /// in-memory store): it runs beside saves, and each statement reads one committed snapshot;
+    /// use ``withSnapshot(_:)`` for several statements that must agree. Every fetch, count and
+    /// relationship read of a context comes here. Read-only: write with ``withConnection(_:)``.
+    func withReader<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        guard let readers else { return try withConnection(body) }
         do {
-            if let readers {
-                return try readers.withReader(body)
-            }
-            writerLock.lock()
-            defer { writerLock.unlock() }
-            return try body(writer)
+            return try readers.withReader(body)
         } catch var error as PersistError {
             error.store = error.store ?? displayPath
             throw error
@@ -80,13 +77,15 @@ final class SQLiteStore: @unchecked Sendable {
     /// Runs `body` with a reader holding one read transaction: every statement in it sees the
     /// same committed snapshot, whatever saves commit meanwhile.
     func withSnapshot<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try withConnection { connection in
+        try withReader { connection in
             try connection.inReadTransaction { try body(connection) }
         }
     }
 
-    /// Runs `body` with the writer connection, holding the writer lock.
-    func withWriter<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// Runs `body` with the writer connection, holding the writer lock: it waits for a save
+    /// in progress, and saves wait for it. For reads that must see the writer's state, and
+    /// for writes outside a save (tests, maintenance).
+    func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         writerLock.lock()
         defer { writerLock.unlock() }
         do {
@@ -122,7 +121,7 @@ final class SQLiteStore: @unchecked Sendable {
             throw PersistError(.cannotOpenStore, "The store \(displayPath) is read-only (\(readOnlyReason)): nothing was saved",
                                store: displayPath)
         }
-        var change = try withWriter { writer in
+        var change = try withConnection { writer in
             try writer.inImmediateTransaction { try body(writer) }
         }
         logLock.lock()
