@@ -353,6 +353,39 @@ final class BackgroundContextTests: XCTestCase {
         XCTAssertEqual(log.current, [])
     }
 
+    /// Reads run side by side, each on its own reader: three reads that each wait inside
+    /// SQLite's reading for the other two to have started all finish (reads taking turns
+    /// would wait for each other forever, and time out here).
+    func testReadsRunSideBySide() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeContainer(.sqlite, in: directory)
+        let store = container.store
+        let readers = 3
+        let arrived = Locked(0)
+        let log = Locked<[String]>([])
+        let group = DispatchGroup()
+        for reader in 0..<readers {
+            group.enter()
+            Thread {   // threads of their own: a dispatch pool runs only as many as there are cores
+                defer { group.leave() }
+                do {
+                    try store.withSnapshot { connection in
+                        _ = try connection.singleInt("SELECT count(*) FROM \"Task\"")   // the snapshot is taken
+                        arrived.withValue { $0 += 1 }
+                        let deadline = Date().addingTimeInterval(20)
+                        while arrived.current < readers && Date() < deadline { usleep(1_000) }
+                        if arrived.current < readers { log.withValue { $0.append("reader \(reader) waited alone") } }
+                    }
+                } catch {
+                    log.withValue { $0.append("reader \(reader): \(error)") }
+                }
+            }.start()
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(log.current, [])
+        XCTAssertEqual(try XCTUnwrap(store.readers).openConnections, readers)
+    }
+
     /// More reads at once than the pool has connections: they wait their turn, and the pool
     /// never opens more than its maximum.
     func testReadsBeyondThePoolWaitForAReader() throws {
