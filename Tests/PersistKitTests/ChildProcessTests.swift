@@ -34,6 +34,10 @@ final class ChildProcessTests: XCTestCase {
             return MigrationCrashTests.playChild()
         case HistoryReplayOracleTests.childRole:
             return HistoryReplayOracleTests.playChild()
+        case TwoProcessCounterTests.childRole:
+            return TwoProcessCounterTests.playChild()
+        case SaveCrashTests.childRole:
+            return SaveCrashTests.playChild()
         default:
             return 3
         }

@@ -358,9 +358,10 @@ final class ConcurrencyTests: XCTestCase {
             let x1 = try load(one, id)
             let x2 = try load(two, id)
             x1.notes = "from one"
+            x1.name = "one's name"
             x2.name = "from two"
             try one.save()
-            expectError(try two.save(), .conflict, "\(kind)")
+            expectError(try two.save(), .conflict, "\(kind): both changed the name")
 
             two.refresh(x2, mergeChanges: true)
             XCTAssertEqual(x2.name, "from two", "\(kind): local change kept")

@@ -39,6 +39,12 @@ enum Workload: String, CaseIterable {
     case controllerCatchUp = "controller-catch-up"
     case iterate = "iterate-1m"
     case migrate = "migrate-1m"
+    case readDuringWrite = "read-during-write"
+    case parallelRead = "parallel-read"
+
+    /// Whether a round's samples are a ratio this workload computes (a fraction of a save, a
+    /// speedup), not milliseconds: such rows go in the concurrency table.
+    var isConcurrency: Bool { self == .readDuringWrite || self == .parallelRead }
 }
 
 /// Sizes and repetitions of one run.
@@ -59,11 +65,15 @@ struct Config {
     /// cheap) and for GRDB (each is a full refetch).
     var oneChangesPerRoundPersistKit: Int
     var oneChangesPerRoundGRDB: Int
+    /// Objects the save of `read-during-write` inserts.
+    var readDuringWriteCount: Int
 
     static let full = Config(objectCount: 100_000, iterateCount: 1_000_000, migrateCount: 1_000_000, rounds: 5, updateCount: 1_000,
-                             batchChanges: 1_000, oneChangesPerRoundPersistKit: 200, oneChangesPerRoundGRDB: 3)
+                             batchChanges: 1_000, oneChangesPerRoundPersistKit: 200, oneChangesPerRoundGRDB: 3,
+                             readDuringWriteCount: 150_000)
     static let quick = Config(objectCount: 10_000, iterateCount: 10_000, migrateCount: 10_000, rounds: 3, updateCount: 1_000,
-                              batchChanges: 1_000, oneChangesPerRoundPersistKit: 50, oneChangesPerRoundGRDB: 3)
+                              batchChanges: 1_000, oneChangesPerRoundPersistKit: 50, oneChangesPerRoundGRDB: 3,
+                              readDuringWriteCount: 15_000)
 }
 
 /// One variant of one workload, set up and ready to run rounds.

@@ -15,10 +15,10 @@ final class BenchTaskV2: ManagedObject {
     @Attribute var due: Date?
     @Attribute var isComplete = false
     @Attribute var priority = 1
-    @Relationship(inverse: \BenchProject.tasks) var project: BenchProject?
+    @Relationship(inverse: \BenchV2Project.tasks) var project: BenchV2Project?
 }
 
-final class BenchProject: ManagedObject {
+final class BenchV2Project: ManagedObject {
     override class var entityName: String { "Project" }
     @Attribute(.unique) var name: String
     @Relationship var tasks: Set<BenchTaskV2>
@@ -61,7 +61,7 @@ func runMigrate(env: Environment, variants: [Variant]) throws -> ResultRow {
     let template = try env.directories.newStoreURL("migrate-template")
     defer { env.directories.remove(template) }
     try makeTemplate(template, count: count, model: env.model)
-    let version2 = try ManagedObjectModel(entities: [BenchTaskV2.self, BenchProject.self], version: 2)
+    let version2 = try ManagedObjectModel(entities: [BenchTaskV2.self, BenchV2Project.self], version: 2)
     let plan = MigrationPlan(models: [env.model])
 
     func freshCopy(_ label: String) throws -> URL {

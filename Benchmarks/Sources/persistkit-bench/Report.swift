@@ -2,7 +2,13 @@ import Foundation
 
 /// The goal issue 5 sets for PersistKit on a workload.
 struct Goal {
-    enum Kind { case ratioToRaw(Double), milliseconds(Double) }
+    enum Kind {
+        case ratioToRaw(Double), milliseconds(Double)
+        /// `read-during-write`: the slowest fetch during the save, as a fraction of the save.
+        case fractionBelow(Double)
+        /// `parallel-read`: the throughput of four tasks at once over one task's.
+        case speedupAtLeast(Double)
+    }
     let kind: Kind
 
     static func of(_ workload: Workload) -> Goal? {
@@ -13,6 +19,8 @@ struct Goal {
         case .controllerBatch: return Goal(kind: .milliseconds(20))
         case .controllerCatchUp, .iterate, .migrate: return nil   // catch-up: its ratio to a fresh fetch is logged
         case .relink: return nil   // issue 10 sets a goal for prefetch only
+        case .readDuringWrite: return Goal(kind: .fractionBelow(0.1))
+        case .parallelRead: return Goal(kind: .speedupAtLeast(1.7))
         }
     }
 
@@ -20,6 +28,8 @@ struct Goal {
         switch kind {
         case .ratioToRaw(let ratio): return "≤ \(String(format: "%.1f", ratio))x raw"
         case .milliseconds(let limit): return "< \(formatNumber(limit)) ms"
+        case .fractionBelow(let limit): return "< \(formatNumber(limit)) of the save"
+        case .speedupAtLeast(let limit): return "≥ \(String(format: "%.1f", limit))x one task"
         }
     }
 
@@ -30,10 +40,48 @@ struct Goal {
         case .ratioToRaw(let limit):
             guard let raw = row.milliseconds[.raw], raw > 0 else { return nil }
             return persistKit / raw <= limit
-        case .milliseconds(let limit):
+        case .milliseconds(let limit), .fractionBelow(let limit):
             return persistKit < limit
+        case .speedupAtLeast(let limit):
+            return persistKit >= limit
         }
     }
+}
+
+/// A row's value as its workload measures it: milliseconds, a fraction, or a speedup.
+func formatMetric(_ value: Double, of workload: Workload) -> String {
+    switch workload {
+    case .readDuringWrite: return String(format: "%.3f", value)
+    case .parallelRead: return String(format: "%.2fx", value)
+    default: return formatNumber(value) + " ms"
+    }
+}
+
+/// The concurrency workloads beside GRDB's `DatabasePool`: their own table, as their values
+/// are ratios, not milliseconds.
+private func concurrencyTable(_ rows: [ResultRow], variants: [Variant]) -> [String] {
+    let shown = [Variant.persistkit, .grdb].filter(variants.contains)
+    guard !rows.isEmpty, !shown.isEmpty else { return [] }
+    let titles: [Variant: String] = [.persistkit: "PersistKit", .grdb: "GRDB DatabasePool"]
+    let header = ["workload", "n", "what is measured"] + shown.compactMap { titles[$0] } + ["PersistKit goal"]
+    var lines = ["", "Concurrency (medians of the rounds; ratios, not milliseconds):", "",
+                 "| " + header.joined(separator: " | ") + " |",
+                 "|" + header.indices.map { $0 < 3 ? " --- " : " ---: " }.joined(separator: "|") + "|"]
+    for row in rows {
+        let what = row.workload == .readDuringWrite
+            ? "slowest fetch during the save / the save" : "4 tasks' fetch throughput / 1 task's"
+        var cells = [row.workload.rawValue, String(row.n), what]
+        cells += shown.map { variant in row.milliseconds[variant].map { formatMetric($0, of: row.workload) } ?? "n/a" }
+        if let goal = Goal.of(row.workload) {
+            switch goal.isMet(by: row) {
+            case true?: cells.append(goal.text + " ✓")
+            case false?: cells.append(goal.text + " ✗ missed")
+            case nil: cells.append(goal.text)
+            }
+        }
+        lines.append("| " + cells.joined(separator: " | ") + " |")
+    }
+    return lines
 }
 
 func formatNumber(_ value: Double) -> String {
@@ -60,9 +108,11 @@ func markdownTable(_ rows: [ResultRow], variants: [Variant]) -> String {
     let ratioVariants = shown.filter { $0 != .raw }
     if shown.contains(.raw) { header += ratioVariants.map { "\($0.title) / raw" } }
     header.append("PersistKit goal")
-    lines.append("| " + header.joined(separator: " | ") + " |")
-    lines.append("|" + header.enumerated().map { $0.offset < 1 ? " --- " : " ---: " }.joined(separator: "|") + "|")
-    for row in rows {
+    if rows.contains(where: { !$0.workload.isConcurrency }) {
+        lines.append("| " + header.joined(separator: " | ") + " |")
+        lines.append("|" + header.enumerated().map { $0.offset < 1 ? " --- " : " ---: " }.joined(separator: "|") + "|")
+    }
+    for row in rows where !row.workload.isConcurrency {
         var cells = [row.workload.rawValue, String(row.n)]
         cells += shown.map { cell(row.milliseconds[$0]) }
         if shown.contains(.raw) { cells += ratioVariants.map { ratio(row.milliseconds[$0], row.milliseconds[.raw]) } }
@@ -89,6 +139,7 @@ func markdownTable(_ rows: [ResultRow], variants: [Variant]) -> String {
             lines.append("| \(variant.title) | \(value) |")
         }
     }
+    lines += concurrencyTable(rows.filter(\.workload.isConcurrency), variants: shown)
     return lines.joined(separator: "\n")
 }
 
@@ -102,6 +153,10 @@ private func jsonNumber(_ value: Double?) -> String {
 func jsonReport(_ rows: [ResultRow]) -> String {
     let objects = rows.map { row -> String in
         var fields = ["\"workload\": \"\(row.workload.rawValue)\"", "\"n\": \(row.n)"]
+        if row.workload.isConcurrency {
+            // The *_ms fields hold this workload's ratio (see `unit`), not milliseconds.
+            fields.append("\"unit\": \"\(row.workload == .readDuringWrite ? "fraction-of-save" : "speedup")\"")
+        }
         for variant in Variant.allCases {
             fields.append("\"\(variant.jsonKey)_ms\": \(jsonNumber(row.milliseconds[variant]))")
         }

@@ -45,6 +45,12 @@ func makeSubject(_ workload: Workload, _ variant: Variant, env: Environment) thr
     case (.controllerCatchUp, .persistkit): return try persistKitControllerCatchUp(env)
     case (.controllerCatchUp, _): return nil    // PersistKit only: the others have no such controller
 
+    case (.readDuringWrite, .persistkit): return try persistKitReadDuringWrite(env)
+    case (.readDuringWrite, .grdb): return try grdbReadDuringWrite(env)
+    case (.parallelRead, .persistkit): return try persistKitParallelRead(env)
+    case (.parallelRead, .grdb): return try grdbParallelRead(env)
+    case (.readDuringWrite, _), (.parallelRead, _): return nil   // PersistKit beside GRDB's DatabasePool
+
     case (.iterate, .persistkit): return nil   // no batched fetching in PersistKit yet
     case (.iterate, _): return nil             // built by runIterate (child processes)
     case (.migrate, _): return nil             // built by runMigrate (a fresh store copy per round)

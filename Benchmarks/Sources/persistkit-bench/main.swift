@@ -92,11 +92,12 @@ func run() throws {
             for variant in options.variants {
                 if let subject = try makeSubject(workload, variant, env: env) { subjects.append(subject) }
             }
-            row = try measure(workload, n: config.objectCount, subjects: subjects, rounds: config.rounds)
+            let n = workload == .readDuringWrite ? config.readDuringWriteCount : config.objectCount
+            row = try measure(workload, n: n, subjects: subjects, rounds: config.rounds)
         }
         rows.append(row)
         let summary = Variant.allCases.compactMap { variant in
-            row.milliseconds[variant].map { "\(variant.rawValue) \(formatNumber($0)) ms" }
+            row.milliseconds[variant].map { "\(variant.rawValue) \(formatMetric($0, of: workload))" }
         }.joined(separator: ", ")
         log("  \(workload.rawValue): \(summary)  [\(String(format: "%.1f", ms(workloadStart, now()) / 1000)) s]")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A model and the store that holds its objects; hands out contexts.
 ///
@@ -7,6 +8,10 @@ import Foundation
 /// let container = try PersistentContainer(model: model, store: .sqlite(url))
 /// let context = container.newContext()
 /// ```
+///
+/// A container is `Sendable`: share it between actors and threads, and give each its own
+/// context (``newContext()``, ``performBackgroundTask(_:)``, or the main actor's
+/// ``viewContext``).
 public final class PersistentContainer: Sendable {
     /// The model.
     public let model: ManagedObjectModel
@@ -14,6 +19,10 @@ public final class PersistentContainer: Sendable {
     public let storeDescription: StoreDescription
     let store: SQLiteStore
     @MainActor private var mainContext: ManagedObjectContext?
+    /// The view context's identity in the store's log (0 until it is made).
+    let viewContextIdentity = Atomic<Int>(0)
+    /// Whether a merge of the view context is already on its way to the main actor.
+    let viewMergeScheduled = Atomic<Bool>(false)
 
     /// What opening the store migrated: nil when the store was new or already of the model's
     /// version.
@@ -45,6 +54,9 @@ public final class PersistentContainer: Sendable {
         let migrator = try options.migrationPlan?.migrator(for: model, progress: options.migrationProgress)
         self.store = try SQLiteStore(model: model, description: store, migrator: migrator)
         migrationReport = migrator?.report
+        self.store.addCommitObserver { [weak self] change in
+            self?.viewContextShouldMerge(change)
+        }
     }
 
     /// Whether the store is read-only: opened with `readOnly: true`, or not writable by this
@@ -57,13 +69,22 @@ public final class PersistentContainer: Sendable {
     }
 
     /// The context for the main actor (user interfaces), made on first use.
+    ///
+    /// With ``ManagedObjectContext/automaticallyMergesChanges`` on (the default), another
+    /// context's save reaches it by itself: the main actor runs its
+    /// ``ManagedObjectContext/processPendingChanges()`` soon after, and its controllers update.
     @MainActor
     public var viewContext: ManagedObjectContext {
         if let mainContext { return mainContext }
         let context = newContext()
         mainContext = context
+        viewContextIdentity.store(context.contextIdentity, ordering: .releasing)
         return context
     }
+
+    /// The view context if it was made (never makes it).
+    @MainActor
+    var viewContextIfMade: ManagedObjectContext? { mainContext }
 
     /// The store's identifier, a UUID made when the store was created; it is part of every
     /// `ObjectID` of the store.

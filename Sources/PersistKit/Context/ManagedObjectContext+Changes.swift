@@ -9,7 +9,7 @@ extension ManagedObjectContext {
     /// next call, never as a nested or torn notice.
     public func processPendingChanges() {
         guard !isProcessingChanges else { return }
-        mergeChangesFromStore()
+        if automaticallyMergesChanges { mergeChangesFromStore() }
         guard !pendingNotice.isEmpty else { return }
         guard !observers.isEmpty else {
             // Nobody to tell: forget the queue without building a notice.
@@ -65,16 +65,15 @@ extension ManagedObjectContext {
             for object in objects { pendingNotice.queueUpdate(object, slots: every) }
         }
         for (entityName, keys) in insertedKeys {
-            guard let entity = model.entity(named: entityName) else { continue }
-            let known = registered[ObjectIdentifier(entity)]
-            let fresh = keys.filter { known?.byKey[$0] == nil }
-            guard let objects = try? readObjects(entity: entity, keys: fresh) else { continue }
-            for object in objects { pendingNotice.queueInsert(object) }
+            // Objects this context holds already were read by a fetch that ran after the
+            // commit but before this merge: its observers have not heard of them either.
+            guard let entity = model.entity(named: entityName), let objects = try? readObjects(entity: entity, keys: keys) else { continue }
+            for object in objects where !object.deletedFlag { pendingNotice.queueInsert(object) }
         }
     }
 
     /// Owned lists back to what was saved (queued for observers), refused assignments forgotten.
-    private func rollBackRelationships(of object: ManagedObject, _ related: RelatedObjects) {
+    func rollBackRelationships(of object: ManagedObject, _ related: RelatedObjects) {
         related.problems.removeAll()
         related.toOne.removeAll()
         for (index, contents) in related.toMany {
@@ -105,7 +104,7 @@ extension ManagedObjectContext {
 
     /// After a gap in the change log or another process's commit: re-reads every registered
     /// object, marking the ones that are gone.
-    private func refreshAllRegisteredObjects() {
+    func refreshAllRegisteredObjects() {
         for entity in model.entities {
             guard let objects = registered[ObjectIdentifier(entity)], !objects.byKey.isEmpty else { continue }
             let keys = objects.byKey.allKeys.sorted()

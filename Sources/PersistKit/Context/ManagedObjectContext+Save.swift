@@ -6,22 +6,34 @@ extension ManagedObjectContext {
     /// Validation runs first and reports every problem in one error. When the save fails,
     /// the store and the context are exactly as they were: fix the problem and save again.
     ///
+    /// An object another context or process changed since this context read it is merged key
+    /// by key: keys only the other save changed keep its values (and this context's object
+    /// takes them), keys both changed are a conflict, settled by ``mergePolicy``.
+    ///
     /// - Throws: ``PersistError`` `.validation` (required value missing, NaN, a value that
     ///   could not be encoded, a value breaking its attribute's rules, an object's own
     ///   `validateForSave()`), `.constraintViolation` (uniqueness, checked against the save's
     ///   other objects and the stored rows, naming both objects; under `.objectTrump` a
-    ///   colliding insert updates the stored object instead), `.conflict` (another
-    ///   context or process changed or deleted an object since this context read it), or an
-    ///   SQLite error.
+    ///   colliding insert updates the stored object instead), `.conflict` (with merge
+    ///   policy `.error`: another context or process changed a key this save changes too, or
+    ///   deleted an object it changes; the error lists the objects, and each key's stored,
+    ///   local and read values in ``PersistError/problems``), `.cannotOpenStore` (another
+    ///   process kept the store locked longer than its busy timeout), or an SQLite error.
     public func save() throws {
         refreshRevertedObjects()
         processPendingChanges()
-        let pending = pendingSave()
+        var pending = pendingSave()
         guard !pending.isEmpty else { return }
         if !pending.deletedElsewhere.isEmpty {
-            throw PersistError(.conflict, "Cannot save changes to objects that another context or process deleted",
-                               entity: pending.deletedElsewhere.first?.entity.name,
-                               objectIDs: pending.deletedElsewhere.map(\.objectID))
+            guard mergePolicy == .storeTrump || mergePolicy == .rollback else {
+                throw PersistError(.conflict, "Cannot save changes to objects that another context or process deleted",
+                                   entity: pending.deletedElsewhere.first?.entity.name,
+                                   objectIDs: pending.deletedElsewhere.map(\.objectID), store: store.displayPath)
+            }
+            // The store's state wins: the deletion stands, the changes made here go.
+            discardChanges(toObjectsDeletedElsewhere: pending.deletedElsewhere)
+            pending = pendingSave()
+            guard !pending.isEmpty else { return }
         }
         try validate(pending.inserts + pending.updates)
         if model.hasRelationships { try validateRelationships(pending) }
@@ -34,6 +46,10 @@ extension ManagedObjectContext {
         if let upserts, !result.merged.isEmpty || !upserts.merged.isEmpty {
             absorbUpserts(upserts, result)
             processPendingChanges()   // observers see merged inserts leave, at once
+        }
+        if !result.settled.isEmpty {
+            takeSettledRows(result.settled, deleted: pending.deletes)
+            processPendingChanges()
         }
     }
 
@@ -61,7 +77,7 @@ extension ManagedObjectContext {
     /// What the store writes: every inserted object's values, every updated object's changed
     /// slots, every deleted object's key, each with the version it was read at.
     private func writePlan(_ pending: PendingSave, _ upserts: UpsertPlanning?) -> StoreWritePlan {
-        var plan = StoreWritePlan(checksVersions: mergePolicy == .error)
+        var plan = StoreWritePlan(resolution: mergePolicy.resolution)
         plan.author = transactionAuthor
         plan.contextName = name
         let inserts = upserts?.written ?? pending.inserts
@@ -76,7 +92,7 @@ extension ManagedObjectContext {
         plan.updates.reserveCapacity(pending.updates.count)
         for object in pending.updates {
             plan.updates.append(.init(entity: object.entity, key: object.objectID.key, version: object.version,
-                                      slots: changedSlots(of: object), storage: object.storage))
+                                      slots: changedSlots(of: object), storage: object.storage, committed: object.committedStorage))
         }
         for object in pending.deletes {
             plan.deletes.append(.init(entity: object.entity, key: object.objectID.key, version: object.version))
@@ -120,7 +136,7 @@ extension ManagedObjectContext {
             let update = plan.updates[index]
             if let fixed = cleaned(update.entity, update.storage) {
                 plan.updates[index] = .init(entity: update.entity, key: update.key, version: update.version,
-                                            slots: update.slots, storage: fixed)
+                                            slots: update.slots, storage: fixed, committed: update.committed)
             }
         }
         for index in plan.links.indices {

@@ -11,14 +11,18 @@ import Synchronization
 /// try context.save()
 /// ```
 ///
-/// A context is not `Sendable`: use each from one thread or actor at a time. Contexts of one
-/// container may be used concurrently; each sees the others' saves at its next fetch or
-/// ``processPendingChanges()``.
+/// A context is confined to the actor, task or thread that made it: it is not `Sendable`, so
+/// the compiler keeps it (and its objects) there, and only ``ObjectID``s and values cross to
+/// other isolation domains. Contexts of one container may be used concurrently, each in its
+/// own domain (``PersistentContainer/performBackgroundTask(_:)`` makes one on a background
+/// thread); each sees the others' saves at its next fetch or ``processPendingChanges()``.
 public final class ManagedObjectContext {
     /// The model of the context's container.
     public let model: ManagedObjectModel
     let store: SQLiteStore
-    /// How conflicting saves are resolved (`.error` by default).
+    /// How a save settles keys that another context or process changed too since this
+    /// context read them (`.error` by default: the save throws `.conflict`). Keys changed on
+    /// one side only are merged whatever the policy.
     public var mergePolicy: MergePolicy = .error
     /// The context's name, recorded in the persistent history of every transaction it saves
     /// (``HistoryTransaction/contextName``); nil by default.
@@ -31,6 +35,20 @@ public final class ManagedObjectContext {
     /// try context.save()      // history(after:) shows author "sync"; a sync can skip its own
     /// ```
     public var transactionAuthor: String?
+    /// Whether other contexts' saves reach this context by themselves (on by default).
+    ///
+    /// On, every ``processPendingChanges()`` (which save and every fetch run first) merges
+    /// what the container's other contexts saved since: updated objects take the new values
+    /// (unless they have changes here, which the next save merges key by key), deleted ones
+    /// report ``ManagedObject/isDeleted``, and observers and controllers hear exactly what
+    /// changed. The container's ``PersistentContainer/viewContext`` also runs
+    /// `processPendingChanges()` on the main actor after another context's save.
+    ///
+    /// Off, the context keeps its objects as it read them until ``refreshAllObjects()``,
+    /// ``refresh(_:mergeChanges:)``, or a fetch that reads their rows again (a fetch always
+    /// reads the store, and refreshes the unchanged objects it returns). Core Data's
+    /// `automaticallyMergesChangesFromParent` is off by default; PersistKit's is on.
+    public var automaticallyMergesChanges = true
 
     /// Saved objects known to this context, by entity and primary key: one instance per object.
     @exclusivity(unchecked) var registered: [ObjectIdentifier: EntityObjects] = [:]

@@ -3,7 +3,8 @@ import Foundation
 
 /// One SQLite database connection: open, validated, configured, with a prepared-statement cache.
 ///
-/// A connection is not `Sendable`: the store that owns it serializes every use behind its lock.
+/// A connection is not `Sendable`: the store that owns it hands it to one thread at a time
+/// (the writer behind the store's writer lock, each reader through the reader pool).
 final class SQLiteConnection {
     /// How a connection syncs to disk and waits for locks.
     struct Configuration: Sendable {
@@ -24,6 +25,8 @@ final class SQLiteConnection {
     let busyTimeout: TimeInterval
     private var statements: [String: SQLiteStatement] = [:]
     private(set) var isInTransaction = false
+    /// The busy handler's state; SQLite holds an unretained pointer to it.
+    private let busyWait: BusyWait
 
     /// Opens (and creates, unless read-only) the database at `path`, or an in-memory database
     /// for `":memory:"`, and checks at once that the file really is a database.
@@ -51,8 +54,9 @@ final class SQLiteConnection {
         // another process: a store we refuse stays byte-identical.
         persistkit_set_no_checkpoint_on_close(handle, 1)
         persistkit_set_double_quoted_strings(handle, 0)
-        sqlite3_busy_timeout(handle, Int32(max(0, min(configuration.busyTimeout * 1000, Double(Int32.max)))))
         busyTimeout = max(0, configuration.busyTimeout)
+        busyWait = BusyWait(timeout: busyTimeout)
+        busyWait.install(on: handle)
         do {
             // Reading the schema fails with SQLITE_NOTADB on a garbage file: find out now, not later.
             try execute("SELECT count(*) FROM sqlite_master")
@@ -193,8 +197,11 @@ final class SQLiteConnection {
 
     /// Runs `body` in a transaction that takes the write lock up front (`BEGIN IMMEDIATE`),
     /// committing if it returns and rolling back if it throws.
+    ///
+    /// Another process holding the write lock is waited for, up to ``busyTimeout``; after that
+    /// the error says how long it waited (`.cannotOpenStore` with `SQLITE_BUSY`).
     func inImmediateTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try beginImmediate()
         isInTransaction = true
         defer { isInTransaction = false }
         let result: T
@@ -229,6 +236,44 @@ final class SQLiteConnection {
         try execute("RELEASE \(quoted)")
         return result
     }
+
+    /// `BEGIN IMMEDIATE`, tried again while another connection holds the write lock (the busy
+    /// handler waits inside each try; SQLite skips it where waiting could deadlock), until
+    /// ``busyTimeout`` has passed since the first try.
+    private func beginImmediate() throws {
+        let started = BusyWait.now()
+        while true {
+            do {
+                try execute("BEGIN IMMEDIATE")
+                return
+            } catch let error as PersistError where error.sqliteCode?.primary == SQLITE_BUSY {
+                let waited = Double(BusyWait.now() - started) / 1e9
+                guard waited < busyTimeout else {
+                    throw PersistError(.cannotOpenStore,
+                        "The store \(path) stayed locked by another connection or process for \(String(format: "%.1f", waited)) s "
+                        + "(its busy timeout is \(String(format: "%.1f", busyTimeout)) s): nothing was written",
+                        sql: "BEGIN IMMEDIATE", sqliteCode: error.sqliteCode, store: path)
+                }
+                usleep(UInt32.random(in: 200...2_000))
+            }
+        }
+    }
+
+    /// Runs `body` in one read transaction (`BEGIN DEFERRED` ... `COMMIT`), so that every
+    /// statement in it reads the same committed snapshot.
+    func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
+        guard !isInTransaction else { return try body() }
+        try execute("BEGIN DEFERRED")
+        isInTransaction = true
+        defer {
+            isInTransaction = false
+            try? execute("COMMIT")
+        }
+        return try body()
+    }
+
+    /// Whether a transaction is open (SQLite's own view: autocommit off).
+    var hasOpenTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }

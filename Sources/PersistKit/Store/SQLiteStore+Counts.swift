@@ -1,7 +1,7 @@
 extension SQLiteStore {
     /// The number of stored objects of each entity of the model (one `count(*)` per table).
     func objectCounts() throws -> [String: Int] {
-        try withConnection { connection in
+        try withReader { connection in
             var counts: [String: Int] = [:]
             for entity in model.entities {
                 counts[entity.name] = Int(try connection.singleInt("SELECT count(*) FROM \(SQLName.quote(entity.name))") ?? 0)

@@ -8,7 +8,7 @@ extension SQLiteStore {
     /// Runs a query's `SELECT` and hands every row to `body`, in the query's order.
     func read(_ query: StoreQuery, limit: Int, offset: Int, _ body: StoredRowHandler) throws {
         let sql = query.selectSQL(limit: limit, offset: offset)
-        try withConnection { connection in
+        try withReader { connection in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(query.bindings)
@@ -17,18 +17,18 @@ extension SQLiteStore {
     }
 
     /// Reads the rows with these primary keys (those that exist), in key order per chunk of
-    /// keys SQLite can bind at once.
+    /// keys SQLite can bind at once; all chunks from one committed snapshot.
     func read(_ entity: EntityDescription, keys: [Int64], _ body: StoredRowHandler) throws {
-        for start in stride(from: 0, to: keys.count, by: 500) {
-            let chunk = keys[start..<min(keys.count, start + 500)]
-            let sql = SchemaSQL.selectColumns(for: entity) + " WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN ("
-                + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ") ORDER BY "
-                + SQLName.quote(SchemaSQL.primaryKey)
-            try withConnection { connection in
-                let statement = try connection.cachedStatement(sql)
-                defer { statement.reset() }
-                try statement.bind(chunk.map { .integer($0) })
-                try Self.readRows(statement, entity: entity, body)
+        guard !keys.isEmpty else { return }
+        try withReader { connection in
+            if keys.count <= Self.keysPerRead {
+                try Self.readRows(entity, keys: keys[...], connection, body)
+                return
+            }
+            try connection.inReadTransaction {
+                for start in stride(from: 0, to: keys.count, by: Self.keysPerRead) {
+                    try Self.readRows(entity, keys: keys[start..<min(keys.count, start + Self.keysPerRead)], connection, body)
+                }
             }
         }
     }
@@ -36,7 +36,7 @@ extension SQLiteStore {
     /// The primary keys of the rows a query matches, in its order.
     func keys(_ query: StoreQuery, limit: Int, offset: Int) throws -> [Int64] {
         let sql = query.keysSQL(limit: limit, offset: offset)
-        return try withConnection { connection in
+        return try withReader { connection in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(query.bindings)
@@ -46,6 +46,19 @@ extension SQLiteStore {
         }
     }
 
+    private static let keysPerRead = 500
+
+    private static func readRows(_ entity: EntityDescription, keys chunk: ArraySlice<Int64>, _ connection: SQLiteConnection,
+                                 _ body: StoredRowHandler) throws {
+        let sql = SchemaSQL.selectColumns(for: entity) + " WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN ("
+            + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ") ORDER BY "
+            + SQLName.quote(SchemaSQL.primaryKey)
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(chunk.map { .integer($0) })
+        try readRows(statement, entity: entity, body)
+    }
+
     /// How many rows match the query, not counting the rows whose keys are in `excludedKeys`.
     func count(_ query: StoreQuery, excludingKeys excludedKeys: [Int64]) throws -> Int {
         let sql = query.countSQL(excludingKeys: !excludedKeys.isEmpty)
@@ -53,7 +66,7 @@ extension SQLiteStore {
         if !excludedKeys.isEmpty {
             bindings.append(.text("[" + excludedKeys.map(String.init).joined(separator: ",") + "]"))
         }
-        return try withConnection { connection in
+        return try withReader { connection in
             Int(try connection.singleInt(sql, bindings) ?? 0)
         }
     }
@@ -71,13 +84,13 @@ extension SQLiteStore {
 extension SQLiteStore {
     /// How many rows an entity's table has.
     func rowCount(of entity: EntityDescription) throws -> Int {
-        try withConnection { Int(try $0.singleInt("SELECT count(*) FROM " + SQLName.quote(entity.name)) ?? 0) }
+        try withReader { Int(try $0.singleInt("SELECT count(*) FROM " + SQLName.quote(entity.name)) ?? 0) }
     }
 
     /// Reads every row of an entity's table in primary-key order, until `body` returns false.
     func scan(_ entity: EntityDescription,
               _ body: (_ key: Int64, _ version: Int64, _ decode: () throws -> ContiguousArray<SQLValue>) throws -> Bool) throws {
-        try withConnection { connection in
+        try withReader { connection in
             let statement = try connection.cachedStatement(SchemaSQL.selectColumns(for: entity) + " ORDER BY "
                 + SQLName.quote(SchemaSQL.primaryKey))
             defer { statement.reset() }

@@ -6,7 +6,7 @@ extension SQLiteStore {
         let column = SQLName.quote(entity.columns[slot].name)
         let sql = "SELECT \(column) FROM \(SQLName.quote(entity.name)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) "
             + "IN (SELECT value FROM json_each(?)) AND \(column) IS NOT NULL"
-        return try withConnection { connection in
+        return try withReader { connection in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind([Self.jsonArray(keys)])

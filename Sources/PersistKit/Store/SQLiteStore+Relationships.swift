@@ -52,7 +52,7 @@ extension SQLiteStore {
             return
         }
         let sql = SchemaSQL.selectColumns(for: entity) + " WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN (SELECT value FROM json_each(?))"
-        try withConnection { connection in
+        try withReader { connection in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind([Self.jsonArray(keys)])
@@ -122,7 +122,7 @@ extension SQLiteStore {
 
     private func readReferencedRows(_ sql: String, _ keys: [Int64], entity: EntityDescription, _ body: ReferencedRowHandler,
                                     reference: (SQLiteStatement) -> Reference) throws {
-        try withConnection { connection in
+        try withReader { connection in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind([Self.jsonArray(keys)])
@@ -135,7 +135,7 @@ extension SQLiteStore {
     }
 
     private func selectReferences(_ sql: String, _ keys: [Int64]) throws -> [Reference] {
-        try withConnection { connection in
+        try withReader { connection in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind([keys.count == 1 ? .integer(keys[0]) : Self.jsonArray(keys)])

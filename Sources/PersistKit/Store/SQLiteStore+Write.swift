@@ -5,16 +5,20 @@ extension SQLiteStore {
     /// (the last defence behind the context's uniqueness check) judge the save's end state.
     ///
     /// Inserted rows get primary keys above the entity's high-water mark; updates set only
-    /// the changed columns; with ``StoreWritePlan/checksVersions`` a row changed or deleted
-    /// since it was read fails the whole save with `.conflict`, listing every such object.
+    /// the changed columns, where the row still has the version it was read at. A row changed
+    /// since is settled key by key (see ``StoreWritePlan/resolution``): keys only the other
+    /// save changed stay as it left them; keys both changed are a conflict, which under
+    /// `.fail` fails the whole save with `.conflict` listing every such object.
+    ///
     /// With ``StoreWritePlan/upserts``, an inserted row that collides with a stored one
     /// updates it instead (see `upsertTargets`).
     ///
     /// - Returns: the primary keys given to the inserted rows, in the plan's order (for an
-    ///   upsert, the updated row's), and what the upserts changed.
+    ///   upsert, the updated row's), what the upserts changed, and the rows settled against other saves, as they stand after the writes.
     func write(_ plan: StoreWritePlan, origin: Int) throws -> StoreWriteResult {
         var result = StoreWriteResult()
         _ = try save(origin: origin) { connection in
+            result = StoreWriteResult()   // a retried body starts afresh
             var change = StoreChange(sequence: 0, origin: origin)
             // The rows that upserts update, found before this save's own writes change any.
             let targets = try upsertTargets(plan, connection)
@@ -22,10 +26,10 @@ extension SQLiteStore {
             let keys = try assignKeys(plan, targets, connection)
             // Deletes, then updates, then inserts: a unique value given up in a save (its row
             // deleted or changed) can be taken by another row of the same save.
-            var conflicts = try deleteRows(plan, connection, &change)
-            conflicts += try updateRows(plan, keys, connection, &change)
+            var conflicts = try deleteRows(plan, connection, &change, &result)
+            conflicts += try updateRows(plan, keys, connection, &change, &result)
             result.keys = try insertRows(plan.inserts, keys, connection, &change, merged: &result.merged)
-            try writeLinks(plan.links, keys, connection)
+            try writeLinks(plan.links, keys, skipping: result.discardedOwners, connection)
             if !keys.appending.isEmpty { result.unlinked = try unlinkOneToOnePartners(plan, keys, connection, &change) }
             if !conflicts.isEmpty { throw conflictError(conflicts) }
             change.historyID = try recordHistory(StoreHistoryChanges(plan: plan, change: change, model: model),
@@ -114,9 +118,10 @@ extension SQLiteStore {
     /// An upserted or merged insert's links are added to its row's (``AssignedKeys/appending``),
     /// after every other change.
     private func writeLinks(_ links: [StoreWritePlan.LinkChange], _ assigned: AssignedKeys,
-                            _ connection: SQLiteConnection) throws {
-        let appended = assigned.appending.isEmpty ? [] : links.filter { $0.owner < 0 && assigned.appending.contains(-$0.owner) }
-        for link in appended.isEmpty ? links : links.filter({ !($0.owner < 0 && assigned.appending.contains(-$0.owner)) }) + appended {
+                            skipping discarded: Set<RowKey>, _ connection: SQLiteConnection) throws {
+        let kept = discarded.isEmpty ? links : links.filter { !discarded.contains(RowKey($0.table.ownerEntity, $0.owner)) }
+        let appended = assigned.appending.isEmpty ? [] : kept.filter { $0.owner < 0 && assigned.appending.contains(-$0.owner) }
+        for link in appended.isEmpty ? kept : kept.filter({ !($0.owner < 0 && assigned.appending.contains(-$0.owner)) }) + appended {
             let table = SQLName.quote(link.table.name)
             let owner = SQLName.quote(JoinTable.ownerColumn), destination = SQLName.quote(JoinTable.destinationColumn)
             let ownerKey = try assigned.resolve(link.owner, entity: nil, slot: nil)
@@ -180,64 +185,75 @@ extension SQLiteStore {
         }
     }
 
-    /// Runs the updates; returns the conflicts (rows changed or deleted since they were read).
+    /// Runs the updates; returns the conflicts (rows changed or deleted since they were read,
+    /// in keys this save changes too, that the plan's resolution does not settle).
     private func updateRows(_ plan: StoreWritePlan, _ assigned: AssignedKeys, _ connection: SQLiteConnection,
-                            _ change: inout StoreChange) throws -> [Conflict] {
+                            _ change: inout StoreChange, _ result: inout StoreWriteResult) throws -> [Conflict] {
         var conflicts: [Conflict] = []
         // Rows changing the same columns share one statement: found once per column set.
         var statements: [StatementKey: SQLiteStatement] = [:]
         for update in plan.updates {
-            let key = StatementKey.update(ObjectIdentifier(update.entity), SlotSet(update.slots), plan.checksVersions)
+            let key = StatementKey.update(ObjectIdentifier(update.entity), SlotSet(update.slots), true)
             let statement: SQLiteStatement
             if let known = statements[key] {
                 statement = known
                 statement.reset()
             } else {
                 statement = try connection.cachedStatement(cachedSQL(key) {
-                    SchemaSQL.update(for: update.entity, slots: update.slots, checkVersion: plan.checksVersions)
+                    SchemaSQL.update(for: update.entity, slots: update.slots, checkVersion: true)
                 })
                 statements[key] = statement
             }
-            var index: Int32 = 1
-            for slot in update.slots {
-                if case .integer(let reference) = update.storage[slot], reference < 0, update.entity.foreignKeySlots.contains(slot) {
-                    statement.bind(try assigned.resolve(reference, entity: update.entity, slot: slot), at: index)
-                } else {
-                    try statement.bind(update.storage[slot], at: index)
-                }
-                index += 1
-            }
-            statement.bind(update.key, at: index)
-            if plan.checksVersions { statement.bind(update.version, at: index + 1) }
+            let next = try bindValues(of: update, slots: update.slots, to: statement, assigned)
+            statement.bind(update.key, at: next)
+            statement.bind(update.version, at: next + 1)
             try statement.run()
-            if connection.changes != 1 {
-                let keys = update.slots.compactMap { update.entity.keyName(forSlot: $0) }
-                conflicts.append(Conflict(entity: update.entity, key: update.key,
-                                          what: "keys changed here: " + keys.joined(separator: ", ")))
-            } else {
+            if connection.changes == 1 {
                 change.updated[update.entity.name, default: []].append(update.key)
+            } else if let conflict = try settle(update, plan.resolution, assigned, connection, &change, &result) {
+                conflicts.append(conflict)
             }
         }
         return conflicts
     }
 
+    /// Binds the values of `slots` of an update from parameter 1 on (references to objects
+    /// this save inserts become their new keys); returns the next parameter's index.
+    func bindValues(of update: StoreWritePlan.Update, slots: [Int], to statement: SQLiteStatement,
+                    _ assigned: AssignedKeys) throws -> Int32 {
+        var index: Int32 = 1
+        for slot in slots {
+            if case .integer(let reference) = update.storage[slot], reference < 0, update.entity.foreignKeySlots.contains(slot) {
+                statement.bind(try assigned.resolve(reference, entity: update.entity, slot: slot), at: index)
+            } else {
+                try statement.bind(update.storage[slot], at: index)
+            }
+            index += 1
+        }
+        return index
+    }
+
     private func deleteRows(_ plan: StoreWritePlan, _ connection: SQLiteConnection,
-                            _ change: inout StoreChange) throws -> [Conflict] {
+                            _ change: inout StoreChange, _ result: inout StoreWriteResult) throws -> [Conflict] {
         var conflicts: [Conflict] = []
         for delete in plan.deletes {
-            let table = SQLName.quote(delete.entity.name), primaryKey = SQLName.quote(SchemaSQL.primaryKey)
             let statement = try connection.cachedStatement(SchemaSQL.delete(for: delete.entity))
             statement.bind(delete.key, at: 1)
             statement.bind(delete.version, at: 2)
             try statement.run()
-            if connection.changes != 1 {
-                // Already gone is fine (nothing is lost); changed since read is a conflict.
-                let exists = try connection.singleInt("SELECT count(*) FROM \(table) WHERE \(primaryKey) = ?",
-                                                      [.integer(delete.key)]) ?? 0
-                if exists > 0 && plan.checksVersions {
-                    conflicts.append(Conflict(entity: delete.entity, key: delete.key, what: "deleted here"))
-                } else if exists > 0 {
-                    try connection.singleInt("DELETE FROM \(table) WHERE \(primaryKey) = ?", [.integer(delete.key)])
+            if connection.changes != 1, let stored = try storedRow(delete.entity, key: delete.key, connection) {
+                // Changed since read (already gone is fine: nothing is lost).
+                switch plan.resolution {
+                case .fail:
+                    conflicts.append(Conflict(entity: delete.entity, key: delete.key,
+                                              what: "deleted here, changed elsewhere since read", details: []))
+                case .writeLocal:
+                    try connection.singleInt("DELETE FROM \(SQLName.quote(delete.entity.name)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) = ?",
+                                             [.integer(delete.key)])
+                case .keepStored, .discardLocal:
+                    result.settled.append(.init(entity: delete.entity, key: delete.key, version: stored.version,
+                                                storage: stored.storage, outcome: .keptFromDeletion))
+                    continue
                 }
             }
             change.deleted[delete.entity.name, default: []].append(delete.key)
@@ -255,21 +271,5 @@ extension SQLiteStore {
         let largest = try connection.singleInt(
             "SELECT max(\(SQLName.quote(SchemaSQL.primaryKey))) FROM \(SQLName.quote(entity.name))") ?? 0
         return max(highWater, largest) + 1
-    }
-
-    /// A row the save could not write because another context or process got there first.
-    struct Conflict {
-        let entity: EntityDescription
-        let key: Int64
-        let what: String
-    }
-
-    private func conflictError(_ conflicts: [Conflict]) -> PersistError {
-        let one = conflicts.count == 1
-        return PersistError(.conflict,
-            "Another context or process changed or deleted \(one ? "this object" : "these objects") since this context read \(one ? "it" : "them"): "
-            + conflicts.map { "\($0.entity.name) \($0.key) (\($0.what))" }.joined(separator: "; "),
-            entity: conflicts.first?.entity.name,
-            objectIDs: conflicts.map { ObjectID(entityName: $0.entity.name, storeIdentifier: identifier, key: $0.key, isTemporary: false) })
     }
 }

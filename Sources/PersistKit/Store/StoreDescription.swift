@@ -28,6 +28,10 @@ public struct StoreDescription: Sendable {
     /// How much persistent history the store keeps (``HistoryRetention/default``: seven days,
     /// at most 10,000 transactions). Applied by every save.
     public var historyRetention: HistoryRetention = .default
+    /// How many connections may read the store at once (5 by default, as GRDB's
+    /// `DatabasePool`): fetches beyond that wait for one to finish. An in-memory store has
+    /// one connection whatever this says.
+    public var maximumReaderCount = 5
 
     /// An SQLite database file at `url` (created if missing; its directory must exist), in WAL
     /// mode. A symbolic link is followed: the store, and its `-wal` and `-shm` files, are at

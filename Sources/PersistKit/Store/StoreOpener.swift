@@ -22,6 +22,20 @@ enum StoreOpener {
         let identifier: String
         /// Why the store can only be read, or nil when it can be written.
         let readOnlyReason: String?
+        /// How to open more connections that only read (nil for an in-memory store, which
+        /// has the one connection).
+        var readers: Readers?
+    }
+
+    /// The file and settings of a store's reader connections.
+    struct Readers {
+        let path: String
+        let configuration: SQLiteConnection.Configuration
+
+        /// A new read-only connection with the store's SQL functions.
+        func open() throws -> SQLiteConnection {
+            try StoreOpener.connect(path: path, configuration: configuration)
+        }
     }
 
     /// Opens the store of `description` for `model`; a store of an older model version is
@@ -61,7 +75,10 @@ enum StoreOpener {
             throw error
         }
         try connection.configureForWriting(configuration)
-        return Opened(connection: connection, identifier: identifier, readOnlyReason: nil)
+        var readers = configuration
+        readers.readOnly = true
+        return Opened(connection: connection, identifier: identifier, readOnlyReason: nil,
+                      readers: Readers(path: file.realPath, configuration: readers))
     }
 
     /// The identifier of the store the file holds, checked against `model`, or of the store
@@ -137,6 +154,7 @@ enum StoreOpener {
         let identifier = validated.identifier
         let keepsChecked = walExisted || access(file.directory, W_OK) != 0
         let connection = keepsChecked ? checked : try Self.connect(path: file.realPath, configuration: live)
-        return Opened(connection: connection, identifier: identifier, readOnlyReason: reason)
+        let readers = Readers(path: file.realPath, configuration: keepsChecked && !walExisted ? immutable : live)
+        return Opened(connection: connection, identifier: identifier, readOnlyReason: reason, readers: readers)
     }
 }

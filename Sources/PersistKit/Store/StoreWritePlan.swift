@@ -1,9 +1,25 @@
 /// What one save writes, computed by the context and executed by the store in one transaction.
 ///
 /// Inserted rows come in runs of one entity, in insertion order; an updated row carries only
-/// the slots that changed; every updated or deleted row carries the version it was read at,
-/// which the store checks when ``checksVersions`` is on (optimistic locking).
+/// the slots that changed, with the values they had when read; every updated or deleted row
+/// carries the version it was read at, which the store checks (optimistic locking). A row
+/// whose version moved on is compared key by key: only keys changed on both sides are a
+/// conflict, settled by ``resolution``.
 struct StoreWritePlan {
+    /// What the store does with a row changed elsewhere in keys this save changes too (or
+    /// deleted here and changed elsewhere): the context's merge policy, in the store's terms.
+    enum ConflictResolution {
+        /// Write nothing; the save fails with `.conflict` listing every such row.
+        case fail
+        /// Write this save's values (and its deletions) over the store's.
+        case writeLocal
+        /// Keep the store's values for the keys in conflict; write this save's other keys.
+        /// A deletion of a row changed elsewhere is not done.
+        case keepStored
+        /// Write nothing of a row in conflict; the object takes the stored row.
+        case discardLocal
+    }
+
     /// Consecutive inserted rows of one entity, each the full slot storage of an object.
     struct InsertRun {
         let entity: EntityDescription
@@ -32,6 +48,9 @@ struct StoreWritePlan {
         let version: Int64
         let slots: [Int]
         let storage: ContiguousArray<SQLValue>
+        /// The values the object had when read (its committed storage), to tell which keys
+        /// another save changed; nil when no value changed (only owned lists did).
+        let committed: ContiguousArray<SQLValue>?
     }
 
     /// A saved row to delete.
@@ -45,9 +64,8 @@ struct StoreWritePlan {
     var updates: [Update] = []
     var deletes: [Delete] = []
     var links: [LinkChange] = []
-    /// Whether a row changed since it was read is a conflict (merge policy `.error`) or is
-    /// overwritten (`.objectTrump`).
-    var checksVersions: Bool
+    /// How rows changed elsewhere in the same keys are settled.
+    var resolution: ConflictResolution
     /// Entities whose inserted rows update the row they collide with instead (an upsert,
     /// merge policy `.objectTrump`), by entity; empty under `.error`.
     var upserts: [ObjectIdentifier: Upsert] = [:]
@@ -63,8 +81,8 @@ struct StoreWritePlan {
     /// The saving context's `name`, for the history record.
     var contextName: String?
 
-    init(checksVersions: Bool) {
-        self.checksVersions = checksVersions
+    init(resolution: ConflictResolution) {
+        self.resolution = resolution
     }
 
     /// How one entity's inserts find the rows they update: its constraints' slots, and for each

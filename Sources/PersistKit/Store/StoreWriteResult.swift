@@ -1,5 +1,28 @@
-/// What a save wrote, as the context needs it to update its objects after the commit.
+/// What a save's write tells the context besides success: the keys its inserts got, and the
+/// rows it did not simply overwrite, read back after the writes.
 struct StoreWriteResult {
+    /// How the store settled a row that another context or process had changed.
+    enum Outcome {
+        /// Both saves' keys are in the row now (or, keeping the stored values, those of the
+        /// keys in conflict): the object takes the row.
+        case merged
+        /// Nothing of the object's changes was written (merge policy `.rollback`): the object
+        /// drops its changes and takes the row.
+        case discarded
+        /// The object's deletion was not done (`.storeTrump` or `.rollback`): the object stays,
+        /// with the row's values.
+        case keptFromDeletion
+    }
+
+    /// A row as it stands at the end of the save's transaction.
+    struct Row {
+        let entity: EntityDescription
+        let key: Int64
+        let version: Int64
+        let storage: ContiguousArray<SQLValue>
+        let outcome: Outcome
+    }
+
     /// The primary key of each inserted row, in the plan's order: the new row's, or for an
     /// insert that updated a stored row instead (an upsert), that row's.
     var keys: [Int64] = []
@@ -8,4 +31,6 @@ struct StoreWriteResult {
     /// Rows whose one-to-one foreign key the save cleared, by entity name: their partner was
     /// an upserted row, which took another partner from the insert.
     var unlinked: [String: [Int64]] = [:]
+    /// The rows settled against another save's changes.
+    var settled: [Row] = []
 }

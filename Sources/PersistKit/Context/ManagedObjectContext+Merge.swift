@@ -1,0 +1,66 @@
+/// After a save that met other saves' changes: the objects take the rows as the store settled
+/// them (merged, kept from deletion, or with their changes discarded).
+extension ManagedObjectContext {
+    /// Brings the saved objects in line with rows the store settled against another save:
+    /// each takes the row's values and version; an object whose deletion was not done comes
+    /// back (its observers hear of it as inserted again).
+    func takeSettledRows(_ rows: [StoreWriteResult.Row], deleted: [ManagedObject]) {
+        graphGeneration &+= 1
+        var deletedByKey: [ObjectIdentifier: [Int64: ManagedObject]] = [:]
+        if rows.contains(where: { $0.outcome == .keptFromDeletion }) {
+            for object in deleted { deletedByKey[ObjectIdentifier(object.entity), default: [:]][object.objectID.key] = object }
+        }
+        for row in rows {
+            let objects = entityObjects(row.entity)
+            switch row.outcome {
+            case .merged, .discarded:
+                guard let object = objects.byKey[row.key] else { continue }
+                noteRefreshed(object, newStorage: row.storage)
+                object.version = row.version
+            case .keptFromDeletion:
+                guard let object = deletedByKey[ObjectIdentifier(row.entity)]?[row.key] else { continue }
+                restore(object, key: row.key, in: objects)
+                object.storage = row.storage
+                object.version = row.version
+                if !pendingNotice.cancelDelete(object) { pendingNotice.queueInsert(object) }
+            }
+        }
+    }
+
+    /// A deleted object whose deletion the store did not do: registered in this context again.
+    private func restore(_ object: ManagedObject, key: Int64, in objects: EntityObjects) {
+        object.deletedFlag = false
+        object.committedStorage = nil
+        object.related = nil
+        object.managedObjectContext = self
+        objects.byKey[key] = object
+    }
+
+    /// With `.storeTrump` or `.rollback`, an object changed here and deleted elsewhere loses
+    /// its changes: the other save's deletion stands. The object stays deleted, with the
+    /// values it had when read, and leaves the context.
+    func discardChanges(toObjectsDeletedElsewhere objects: [ManagedObject]) {
+        for object in objects {
+            if let related = object.related { rollBackRelationships(of: object, related) }
+            if let committed = object.committedStorage { object.storage = committed }
+            object.committedStorage = nil
+            object.encodingProblems = nil
+            changed[ObjectIdentifier(object)] = nil
+            pendingNotice.cancelUpdate(object)
+            object.managedObjectContext = nil
+        }
+        graphGeneration &+= 1
+    }
+}
+
+extension MergePolicy {
+    /// The policy in the store's terms.
+    var resolution: StoreWritePlan.ConflictResolution {
+        switch self {
+        case .error: return .fail
+        case .objectTrump: return .writeLocal
+        case .storeTrump: return .keepStored
+        case .rollback: return .discardLocal
+        }
+    }
+}
