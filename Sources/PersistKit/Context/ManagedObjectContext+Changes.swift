@@ -49,9 +49,12 @@ extension ManagedObjectContext {
         }
         for (entityName, keys) in updatedKeys {
             guard let entity = model.entity(named: entityName), let objects = registered[ObjectIdentifier(entity)] else { continue }
-            let held = keys.filter { objects.byKey[$0] != nil }.sorted()
-            // Reading refreshes unchanged objects and queues their updates for observers.
-            _ = try? readObjects(entity: entity, keys: held)
+            let held = keys.filter { objects.byKey[$0] != nil }
+            // Reading refreshes unchanged objects and queues their updates for observers: in
+            // one pass over the table when they are many, else by key.
+            if (try? rereadRegisteredObjectsByScan(entity: entity, only: held)) == nil {
+                _ = try? readObjects(entity: entity, keys: held.sorted())
+            }
         }
         // New objects are read in only when someone is watching for them.
         guard !observers.isEmpty else { return }
@@ -67,14 +70,16 @@ extension ManagedObjectContext {
     private func markDeletedElsewhere(_ object: ManagedObject) {
         let id = ObjectIdentifier(object)
         object.deletedFlag = true
-        deleted[id] = nil
+        // Each test skips hashing when the table is empty: another process's commit can mark
+        // every registered object here.
+        if !deleted.isEmpty { deleted[id] = nil }
         pendingNotice.cancelUpdate(object)
         // It stays linked to this context: changes made to it, before or after, make the next
         // save fail with a conflict instead of vanishing.
         if object.isChangedSinceRead {
             changed[id] = object
         } else {
-            changed[id] = nil
+            if !changed.isEmpty { changed[id] = nil }
             object.committedStorage = nil
         }
         pendingNotice.queueDelete(object)
@@ -85,19 +90,31 @@ extension ManagedObjectContext {
     private func refreshAllRegisteredObjects() {
         for entity in model.entities {
             guard let objects = registered[ObjectIdentifier(entity)], !objects.byKey.isEmpty else { continue }
-            let keys = objects.byKey.allKeys.sorted()
-            let present: [Bool]
+            let gone: [Int64]
             do {
-                if let scanned = try rereadRegisteredObjectsByScan(entity: entity, keys: keys) {
-                    present = scanned
+                if let scanned = try rereadRegisteredObjectsByScan(entity: entity) {
+                    gone = scanned
                 } else {
+                    let keys = objects.byKey.allKeys.sorted()
                     let found = Set(try readObjects(entity: entity, keys: keys).map(\.objectID.key))
-                    present = keys.map(found.contains)
+                    gone = keys.filter { !found.contains($0) }
                 }
             } catch {
                 continue
             }
-            for (key, isPresent) in zip(keys, present) where !isPresent {
+            markDeletedElsewhere(keys: gone, of: objects)
+        }
+    }
+
+    /// Marks the registered objects with `keys` deleted and forgets them, touching each object
+    /// once (another process replacing every row makes them 100,000).
+    private func markDeletedElsewhere(keys: [Int64], of objects: EntityObjects) {
+        guard !keys.isEmpty else { return }
+        pendingNotice.reserveDeletes(keys.count)
+        if keys.count == objects.byKey.count {
+            objects.byKey.drain { markDeletedElsewhere($0) }   // every one gone: no lookup each
+        } else {
+            for key in keys {
                 if let object = objects.byKey.removeValue(forKey: key) { markDeletedElsewhere(object) }
             }
         }
