@@ -21,6 +21,11 @@ public final class PersistentContainer: Sendable {
     /// process was killed) is created again. A store this process cannot write opens
     /// read-only (see ``isReadOnly``).
     ///
+    /// ```swift
+    /// let url = URL(fileURLWithPath: "tasks.sqlite")
+    /// let container = try PersistentContainer(model: model, store: .sqlite(url))   // or .inMemory
+    /// ```
+    ///
     /// - Throws: ``PersistError``: `.notADatabase` for a file that is not an SQLite database
     ///   (or is truncated or damaged), `.incompatibleModel` for a store written with another
     ///   model or a newer store format, or whose tables and columns do not match the model
@@ -37,11 +42,22 @@ public final class PersistentContainer: Sendable {
     public var isReadOnly: Bool { store.isReadOnly }
 
     /// A new context. Contexts are cheap; use one per unit of work, thread or task.
+    ///
+    /// ```swift
+    /// let background = container.newContext()
+    /// Task.detached { try importTasks(into: background) }   // its own thread, its own context
+    /// ```
     public func newContext() -> ManagedObjectContext {
         ManagedObjectContext(store: store)
     }
 
     /// The context for the main actor (user interfaces), made on first use.
+    ///
+    /// ```swift
+    /// @MainActor func showTasks() throws {
+    ///     let tasks = try container.viewContext.fetch(FetchRequest<TaskItem>())
+    /// }
+    /// ```
     @MainActor
     public var viewContext: ManagedObjectContext {
         if let mainContext { return mainContext }

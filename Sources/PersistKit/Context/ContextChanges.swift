@@ -2,6 +2,14 @@
 ///
 /// ``ManagedObjectContext/processPendingChanges()`` (run also by save and fetch) hands it to
 /// every observer.
+///
+/// ```swift
+/// let token = context.addObserver { changes in
+///     if changes.invalidatedAll { reloadEverything(); return }
+///     for (object, keys) in changes.updated where keys.contains("name") { redraw(object) }
+///     print(changes.inserted.count, "new,", changes.deleted.count, "gone")
+/// }
+/// ```
 public struct ContextChanges {
     /// Objects inserted (or, after a rollback, brought back).
     public internal(set) var inserted: [ManagedObject] = []
@@ -18,6 +26,11 @@ public struct ContextChanges {
 }
 
 /// Keeps an observation alive: call ``cancel()`` or let the token go to stop it.
+///
+/// ```swift
+/// var token: ObservationToken? = results.observe { change in apply(change) }
+/// token?.cancel()   // or: token = nil
+/// ```
 public final class ObservationToken {
     private var cancellation: (() -> Void)?
 
@@ -26,6 +39,10 @@ public final class ObservationToken {
     }
 
     /// Stops the observation. Calling it again does nothing.
+    ///
+    /// ```swift
+    /// token.cancel()
+    /// ```
     public func cancel() {
         cancellation?()
         cancellation = nil
@@ -36,6 +53,11 @@ public final class ObservationToken {
 
 /// How a context resolves a conflict: an object it saves was changed or deleted by another
 /// context or process since it read it.
+///
+/// ```swift
+/// let context = container.newContext()
+/// context.mergePolicy = .objectTrump   // this context's changes win; the default is .error
+/// ```
 public enum MergePolicy: Sendable {
     /// Throw a `.conflict` error listing the objects; nothing is written (the default).
     case error

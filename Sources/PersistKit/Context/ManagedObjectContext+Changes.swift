@@ -7,6 +7,12 @@ extension ManagedObjectContext {
     ///
     /// Called from inside an observer it does nothing: changes made there are delivered by the
     /// next call, never as a nested or torn notice.
+    ///
+    /// ```swift
+    /// let token = context.addObserver { changes in print(changes.updated.count, "updated") }
+    /// task.isComplete = true
+    /// context.processPendingChanges()   // the observer hears of the change now, not at the next save
+    /// ```
     public func processPendingChanges() {
         guard !isProcessingChanges else { return }
         mergeChangesFromStore()
@@ -122,6 +128,12 @@ extension ManagedObjectContext {
 
     /// Discards every unsaved change: inserted objects are dropped, changed ones get their
     /// saved values back, deleted ones return. Observers are told at once.
+    ///
+    /// ```swift
+    /// task.name = "Typo"
+    /// context.delete(other)
+    /// context.rollback()                // task has its saved name again; other is no longer deleted
+    /// ```
     public func rollback() {
         for object in insertedObjects {
             object.insertedFlag = false
@@ -177,6 +189,11 @@ extension ManagedObjectContext {
 
     /// Forgets every object and change: objects handed out before are detached (they keep
     /// their values; saving them is impossible). Observers are told to refetch.
+    ///
+    /// ```swift
+    /// context.reset()
+    /// let tasks = try context.fetch(FetchRequest<TaskItem>())   // new instances, read from the store
+    /// ```
     public func reset() {
         for objects in registered.values {
             for object in objects.byKey.values { object.managedObjectContext = nil }
@@ -197,6 +214,11 @@ extension ManagedObjectContext {
     /// discarded; with true they are kept on top of the fresh values.
     ///
     /// An object that the store no longer has becomes deleted (``ManagedObject/isDeleted``).
+    ///
+    /// ```swift
+    /// context.refresh(task, mergeChanges: false)   // the store's values; unsaved changes dropped
+    /// context.refresh(task, mergeChanges: true)    // the store's values under this context's changes
+    /// ```
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.managedObjectContext === self, !object.insertedFlag else { return }
         let id = ObjectIdentifier(object)

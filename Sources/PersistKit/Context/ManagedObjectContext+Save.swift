@@ -6,6 +6,16 @@ extension ManagedObjectContext {
     /// Validation runs first and reports every problem in one error. When the save fails,
     /// the store and the context are exactly as they were: fix the problem and save again.
     ///
+    /// ```swift
+    /// let task = TaskItem(context: context)
+    /// task.name = "Buy milk"
+    /// do {
+    ///     try context.save()
+    /// } catch let error as PersistError where error.code == .validation {
+    ///     print(error.problems)          // nothing was written; fix and save again
+    /// }
+    /// ```
+    ///
     /// - Throws: ``PersistError`` `.validation` (required value missing, NaN, a value that
     ///   could not be encoded, a value breaking its attribute's rules, an object's own
     ///   `validateForSave()`), `.constraintViolation` (uniqueness, checked against the save's

@@ -25,6 +25,11 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var includesPendingChanges = true
 
     /// A request for objects of `Result`'s entity.
+    ///
+    /// ```swift
+    /// let all = FetchRequest<TaskItem>()
+    /// let open = FetchRequest<TaskItem>(predicate: \.isComplete == false, sortBy: [FetchSortDescriptor(\.name)])
+    /// ```
     public init(predicate: FetchPredicate<Result>? = nil, sortBy sortDescriptors: [FetchSortDescriptor<Result>] = []) {
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
@@ -32,6 +37,11 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
 
     /// A request for objects of the entity named `entityName` (for models loaded from a
     /// document, with `Result` being `ManagedObject`).
+    ///
+    /// ```swift
+    /// let request = FetchRequest<ManagedObject>(entityName: "Task", sortBy: [FetchSortDescriptor(key: "name")])
+    /// for task in try context.fetch(request) { print(try task.value(forKey: "name") ?? "") }
+    /// ```
     public init(entityName: String, predicate: FetchPredicate<Result>? = nil,
                 sortBy sortDescriptors: [FetchSortDescriptor<Result>] = []) {
         self.entityName = entityName
@@ -83,6 +93,10 @@ extension FetchRequest {
     }
 
     /// Replaces the request's sort with Foundation sort descriptors.
+    ///
+    /// ```swift
+    /// request.setSortDescriptors([SortDescriptor(\.due), SortDescriptor(\.name, order: .reverse)])
+    /// ```
     public mutating func setSortDescriptors(_ sortDescriptors: [Foundation.SortDescriptor<Result>]) {
         self.sortDescriptors = sortDescriptors.map(FetchSortDescriptor.init)
     }

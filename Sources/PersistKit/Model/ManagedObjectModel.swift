@@ -15,6 +15,10 @@ public final class ManagedObjectModel: Sendable {
 
     /// Builds a model from `ManagedObject` subclasses, reflecting each class once.
     ///
+    /// ```swift
+    /// let model = try ManagedObjectModel(entities: [TaskItem.self, Project.self])
+    /// ```
+    ///
     /// - Throws: ``PersistError`` with code `.invalidModel` for a duplicate entity (names are
     ///   compared without case, as SQLite does), a name SQLite cannot take or PersistKit
     ///   reserves, or an attribute whose initial value cannot be encoded.
@@ -31,6 +35,12 @@ public final class ManagedObjectModel: Sendable {
 
     /// Loads a model from a model document made by ``document``. Its objects are plain
     /// ``ManagedObject``s, read and written with `value(forKey:)` and `setValue(_:forKey:)`.
+    ///
+    /// ```swift
+    /// let model = try ManagedObjectModel(document: Data(contentsOf: URL(fileURLWithPath: "Schema/TaskModel/1.json")))
+    /// let task = ManagedObject(entity: model.entities[0], insertInto: context)
+    /// try task.setValue("Buy milk", forKey: "name")
+    /// ```
     ///
     /// - Throws: ``PersistError`` with code `.invalidModel` when the document cannot be read.
     public convenience init(document: Data) throws {
@@ -68,9 +78,17 @@ public final class ManagedObjectModel: Sendable {
     }
 
     /// The entity named `name`.
+    ///
+    /// ```swift
+    /// model.entity(named: "Task")?.attributeNames    // ["name", "notes", "due", "isComplete"]
+    /// ```
     public func entity(named name: String) -> EntityDescription? { entitiesByName[name] }
 
     /// The entity whose class is `objectClass`.
+    ///
+    /// ```swift
+    /// model.entity(for: TaskItem.self)?.name          // "Task"
+    /// ```
     public func entity(for objectClass: ManagedObject.Type) -> EntityDescription? {
         entitiesByClass[ObjectIdentifier(objectClass)]
     }
@@ -78,6 +96,10 @@ public final class ManagedObjectModel: Sendable {
     /// The model document: JSON, pretty-printed, keys sorted, entities and attributes in
     /// declaration order. Commit it (TaskModel keeps `Schema/TaskModel/1.json`) so a test can
     /// tell when the code's model changed.
+    ///
+    /// ```swift
+    /// try model.document.write(to: URL(fileURLWithPath: "Schema/TaskModel/1.json"))
+    /// ```
     public var document: Data {
         ModelDocument(self).encoded()
     }
