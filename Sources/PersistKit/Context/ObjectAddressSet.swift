@@ -98,7 +98,10 @@ struct ObjectAddressSet {
         }
     }
 
+    /// Empties the set and gives back a grown table; an empty small one is kept as it is (a
+    /// context takes a notice at every save, most with no deletion).
     mutating func removeAll() {
+        guard count > 0 || slots.count > 16 else { return }
         self = ObjectAddressSet()
     }
 }
