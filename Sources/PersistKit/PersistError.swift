@@ -65,6 +65,12 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
     /// Each case names what is known: the entity, the key (attribute), the objects, the store
     /// file. The same facts are also in the error's plain properties (``entity``, ``attribute``,
     /// ``objectIDs``, ``store``), which every reason may carry.
+    ///
+    /// ```swift
+    /// if case .constraintViolation(let entity, let keys, let objects) = error.reason {
+    ///     print("\(entity ?? "?"): \(keys) must be unique; \(objects.count) objects share them")
+    /// }
+    /// ```
     public enum Reason: Sendable, Equatable {
         /// SQLite reported an error not covered by a more specific reason.
         case sqlite(SQLiteResultCode?, sql: String?)
@@ -126,6 +132,10 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
     public var position: Int?
 
     /// Creates an error.
+    ///
+    /// ```swift
+    /// throw PersistError(.validation, "A task cannot be due before it was created", entity: "Task", attribute: "due")
+    /// ```
     public init(_ code: Code, _ message: String, entity: String? = nil, attribute: String? = nil,
                 objectIDs: [ObjectID] = [], sql: String? = nil, sqliteCode: SQLiteResultCode? = nil,
                 problems: [String] = [], store: String? = nil) {
@@ -141,6 +151,14 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
     }
 
     /// What went wrong, with what is involved, as a typed value to switch over.
+    ///
+    /// ```swift
+    /// switch error.reason {
+    /// case .conflict(_, let objects): context.rollback(); retry(objects)
+    /// case .validation(_, _, let problems): show(problems)
+    /// default: throw error
+    /// }
+    /// ```
     public var reason: Reason {
         switch code {
         case .sqlite: return .sqlite(sqliteCode, sql: sql)

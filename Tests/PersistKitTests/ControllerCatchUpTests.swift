@@ -128,15 +128,60 @@ final class ControllerCatchUpTests: XCTestCase {
         try insertTasks(10, into: other, rng: &rng)
         let remainingKeys = Set(try other.fetch(FetchRequest<TestTask>()).compactMap(\.objectID.primaryKey))
 
-        let present = try XCTUnwrap(try context.rereadRegisteredObjectsByScan(entity: entity, keys: keys), "a scan, not reads by key")
-        XCTAssertEqual(present, keys.map(remainingKeys.contains))
+        let gone = try XCTUnwrap(try context.rereadRegisteredObjectsByScan(entity: entity), "a scan, not reads by key")
+        XCTAssertEqual(gone.sorted(), keys.filter { !remainingKeys.contains($0) }, "each gone object once")
+        // Some of them (1,000 of 2,010 rows: still a scan), the table read only up to the last.
+        let firstKeys = Set(keys.prefix(1_000))
+        let goneFirst = try XCTUnwrap(try context.rereadRegisteredObjectsByScan(entity: entity, only: firstKeys))
+        XCTAssertEqual(Set(goneFirst), firstKeys.subtracting(remainingKeys))
         context.processPendingChanges()   // the same scan, run by the merge: the deleted rows' objects are marked
         for task in all {
             XCTAssertEqual(task.isDeleted, !remainingKeys.contains(task.objectID.key), task.name)
         }
         // Few registered objects, or few of the table's rows (600 of 2,010): read by key instead.
-        XCTAssertNil(try context.rereadRegisteredObjectsByScan(entity: entity, keys: Array(keys.prefix(400))))
-        XCTAssertNil(try context.rereadRegisteredObjectsByScan(entity: entity, keys: Array(keys.prefix(600))))
+        XCTAssertNil(try context.rereadRegisteredObjectsByScan(entity: entity, only: Set(keys.prefix(400))))
+        XCTAssertNil(try context.rereadRegisteredObjectsByScan(entity: entity, only: Set(keys.prefix(600))))
+    }
+
+    /// Another process deleting every row marks every registered object at once (no pass of
+    /// hashing per object): each is still reported once, an object deleted here too included,
+    /// and a deletion taken back by a rollback and then found gone is reported once.
+    func testEveryObjectDeletedElsewhereIsReportedOnce() throws {
+        var rng = SeededGenerator(seed: 11)
+        let (mine, theirs) = try twoContainers()
+        let context = mine.newContext()
+        try insertTasks(rowCount, into: context, rng: &rng)
+        let tasks = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.name)]))
+        var notices: [ContextChanges] = []
+        let token = context.addObserver { notices.append($0) }
+        defer { token.cancel() }
+
+        // Deleted here (not yet reported), then by another context of this container, then the
+        // deletion here is rolled back: the row is gone, so the object is reported deleted, once.
+        context.delete(tasks[0])
+        context.delete(tasks[1])   // rolled back and still in the store: reported as nothing
+        let sameProcess = mine.newContext()
+        try sameProcess.fetch(FetchRequest<TestTask>(predicate: \.name == tasks[0].name)).forEach(sameProcess.delete)
+        try sameProcess.save()
+        context.rollback()
+        XCTAssertEqual(notices.count, 1)
+        XCTAssertEqual(notices.last?.deleted.map(ObjectIdentifier.init), [ObjectIdentifier(tasks[0])])
+        XCTAssertTrue(tasks[0].isDeleted)
+        XCTAssertFalse(tasks[1].isDeleted)
+
+        // Another process deletes every row; one is also deleted here, pending.
+        context.delete(tasks[2])
+        let other = theirs.newContext()
+        for task in try other.fetch(FetchRequest<TestTask>()) { other.delete(task) }
+        try other.save()
+        context.processPendingChanges()
+        XCTAssertEqual(notices.count, 2)
+        let deleted = notices.last?.deleted ?? []
+        XCTAssertEqual(deleted.count, rowCount - 1, "every remaining object, each once")
+        XCTAssertEqual(Set(deleted.map(ObjectIdentifier.init)), Set(tasks.dropFirst().map(ObjectIdentifier.init)))
+        XCTAssertTrue(tasks.allSatisfy(\.isDeleted))
+        XCTAssertFalse(context.hasChanges, "a pending deletion of a row already gone is no change")
+        XCTAssertEqual(try context.count(for: FetchRequest<TestTask>()), 0)
     }
 
     func testALargeNoticeIsOneRefetchAndASmallOneIsPlacedInPlace() throws {

@@ -28,11 +28,26 @@ final class IdentityMapTests: XCTestCase {
             if step % 5_000 == 0 {
                 XCTAssertEqual(map.count, reference.count, "seed \(seed) step \(step)")
                 XCTAssertEqual(Set(map.allKeys), Set(reference.keys), "seed \(seed) step \(step)")
+                XCTAssertEqual(map.maxKey, reference.keys.max() ?? .min, "seed \(seed) step \(step)")
                 for (key, object) in reference { XCTAssertTrue(map[key] === object, "seed \(seed) key \(key)") }
             }
         }
         map.reserveCapacity(100_000)
         for (key, object) in reference { XCTAssertTrue(map[key] === object) }
         XCTAssertEqual(map.values.count, reference.count)
+
+        // Drained but as large (a context whose every object was replaced): each object handed
+        // over once, stale keys in the table never found, and it fills again.
+        var drained: [ObjectIdentifier: Int] = [:]
+        map.drain { drained[ObjectIdentifier($0), default: 0] += 1 }
+        var expected: [ObjectIdentifier: Int] = [:]
+        for object in reference.values { expected[ObjectIdentifier(object), default: 0] += 1 }
+        XCTAssertEqual(drained, expected, "seed \(seed)")
+        XCTAssertTrue(map.isEmpty)
+        XCTAssertEqual(map.maxKey, .min)
+        for key in reference.keys { XCTAssertNil(map[key], "key \(key) after drain") }
+        for (key, object) in reference { map[key] = object }
+        XCTAssertEqual(map.count, reference.count)
+        for (key, object) in reference { XCTAssertTrue(map[key] === object) }
     }
 }

@@ -67,6 +67,9 @@ struct Config {
     var oneChangesPerRoundGRDB: Int
     /// Objects the save of `read-during-write` inserts.
     var readDuringWriteCount: Int
+    /// For `controller-catch-up`: mark the fresh `performFetch()` it is compared with as the
+    /// region callgrind counts, instead of the catch-up (`--profile-reference`).
+    var profileReference = false
 
     static let full = Config(objectCount: 100_000, iterateCount: 1_000_000, migrateCount: 1_000_000, rounds: 5, updateCount: 1_000,
                              batchChanges: 1_000, oneChangesPerRoundPersistKit: 200, oneChangesPerRoundGRDB: 3,
@@ -85,12 +88,16 @@ final class Subject {
     let round: (Int) throws -> (samples: [Double], check: String)
     /// Releases the variant's stores.
     let teardown: () -> Void
+    /// The median time the workload's goal compares with (`controller-catch-up`: a fresh
+    /// `performFetch()` of the same request), known once the rounds ran; nil for most.
+    let reference: () -> Double?
 
     init(_ variant: Variant, round: @escaping (Int) throws -> (samples: [Double], check: String),
-         teardown: @escaping () -> Void = {}) {
+         teardown: @escaping () -> Void = {}, reference: @escaping () -> Double? = { nil }) {
         self.variant = variant
         self.round = round
         self.teardown = teardown
+        self.reference = reference
     }
 }
 
@@ -102,6 +109,8 @@ struct ResultRow {
     var peakMegabytes: [Variant: Double] = [:]
     var samples: [Variant: Int] = [:]
     var mismatch: String?
+    /// PersistKit's reference time for a goal relative to another operation (see `Subject`).
+    var referenceMilliseconds: Double?
 }
 
 /// Everything the workloads share: the data, the model, the temporary directory.
@@ -148,6 +157,7 @@ func measure(_ workload: Workload, n: Int, subjects: [Subject], rounds: Int) thr
         }
     }
     for subject in subjects {
+        if subject.variant == .persistkit { row.referenceMilliseconds = subject.reference() }
         subject.teardown()
         let values = samples[subject.variant] ?? []
         row.milliseconds[subject.variant] = median(values)

@@ -9,6 +9,9 @@ let usage = """
       --only W         run only these workloads: \(Workload.allCases.map(\.rawValue).joined(separator: ", "))
       --variant V      run only these variants: \(Variant.allCases.map(\.rawValue).joined(separator: ", "))
       --rounds N       measured rounds (after one warm-up)
+      --profile-reference
+                       for callgrind (--collect-atstart=no): count controller-catch-up's fresh
+                       performFetch instead of its catch-up
     """
 
 struct Options {
@@ -17,6 +20,7 @@ struct Options {
     var workloads = Workload.allCases
     var variants = Variant.allCases
     var rounds: Int?
+    var profileReference = false
     var child: String?
     var database: String?
 }
@@ -45,6 +49,7 @@ func parseOptions(_ arguments: [String]) throws -> Options {
         case "--rounds":
             guard let rounds = Int(try value(argument)), rounds >= 1 else { throw BenchError("--rounds needs a positive number") }
             options.rounds = rounds
+        case "--profile-reference": options.profileReference = true
         case "--child": options.child = try value(argument)
         case "--db": options.database = try value(argument)
         case "-h", "--help":
@@ -73,6 +78,7 @@ func run() throws {
 
     var config = options.quick ? Config.quick : Config.full
     if let rounds = options.rounds { config.rounds = rounds }
+    config.profileReference = options.profileReference
     let started = now()
     let env = try Environment(config: config)
     defer { env.directories.cleanup() }
@@ -99,7 +105,11 @@ func run() throws {
         let summary = Variant.allCases.compactMap { variant in
             row.milliseconds[variant].map { "\(variant.rawValue) \(formatMetric($0, of: workload))" }
         }.joined(separator: ", ")
-        log("  \(workload.rawValue): \(summary)  [\(String(format: "%.1f", ms(workloadStart, now()) / 1000)) s]")
+        var relative = ""
+        if let goal = Goal.of(workload), let ratio = goal.referenceRatio(row), let reference = row.referenceMilliseconds {
+            relative = String(format: " = %.2fx", ratio) + " the reference \(formatNumber(reference)) ms (goal \(goal.text))"
+        }
+        log("  \(workload.rawValue): \(summary)\(relative)  [\(String(format: "%.1f", ms(workloadStart, now()) / 1000)) s]")
     }
 
     print(markdownTable(rows, variants: options.variants))

@@ -40,6 +40,11 @@ public final class PersistentContainer: Sendable {
     /// let container = try PersistentContainer(model: model, store: .sqlite(url), options: .init(migrationPlan: plan))
     /// ```
     ///
+    /// ```swift
+    /// let url = URL(fileURLWithPath: "tasks.sqlite")
+    /// let container = try PersistentContainer(model: model, store: .sqlite(url))   // or .inMemory
+    /// ```
+    ///
     /// - Throws: ``PersistError``: `.notADatabase` for a file that is not an SQLite database
     ///   (or is truncated or damaged), `.incompatibleModel` for a store written with another
     ///   model, a newer version of the model or a newer store format, an older version with no
@@ -64,6 +69,11 @@ public final class PersistentContainer: Sendable {
     public var isReadOnly: Bool { store.isReadOnly }
 
     /// A new context. Contexts are cheap; use one per unit of work, thread or task.
+    ///
+    /// ```swift
+    /// let background = container.newContext()
+    /// Task.detached { try importTasks(into: background) }   // its own thread, its own context
+    /// ```
     public func newContext() -> ManagedObjectContext {
         ManagedObjectContext(store: store)
     }
@@ -73,6 +83,12 @@ public final class PersistentContainer: Sendable {
     /// With ``ManagedObjectContext/automaticallyMergesChanges`` on (the default), another
     /// context's save reaches it by itself: the main actor runs its
     /// ``ManagedObjectContext/processPendingChanges()`` soon after, and its controllers update.
+    ///
+    /// ```swift
+    /// @MainActor func showTasks() throws {
+    ///     let tasks = try container.viewContext.fetch(FetchRequest<TaskItem>())
+    /// }
+    /// ```
     @MainActor
     public var viewContext: ManagedObjectContext {
         if let mainContext { return mainContext }

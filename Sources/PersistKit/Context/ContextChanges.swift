@@ -2,6 +2,14 @@
 ///
 /// ``ManagedObjectContext/processPendingChanges()`` (run also by save and fetch) hands it to
 /// every observer.
+///
+/// ```swift
+/// let token = context.addObserver { changes in
+///     if changes.invalidatedAll { reloadEverything(); return }
+///     for (object, keys) in changes.updated where keys.contains("name") { redraw(object) }
+///     print(changes.inserted.count, "new,", changes.deleted.count, "gone")
+/// }
+/// ```
 public struct ContextChanges {
     /// Objects inserted (or, after a rollback, brought back).
     public internal(set) var inserted: [ManagedObject] = []
@@ -19,6 +27,11 @@ public struct ContextChanges {
 }
 
 /// Keeps an observation alive: call ``cancel()`` or let the token go to stop it.
+///
+/// ```swift
+/// var token: ObservationToken? = results.observe { change in apply(change) }
+/// token?.cancel()   // or: token = nil
+/// ```
 public final class ObservationToken {
     private var cancellation: (() -> Void)?
 
@@ -27,6 +40,10 @@ public final class ObservationToken {
     }
 
     /// Stops the observation. Calling it again does nothing.
+    ///
+    /// ```swift
+    /// token.cancel()
+    /// ```
     public func cancel() {
         cancellation?()
         cancellation = nil

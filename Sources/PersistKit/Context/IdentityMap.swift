@@ -138,9 +138,28 @@ struct IdentityMap {
         self = IdentityMap()
     }
 
+    /// Removes every object, handing each to `body` as it goes, and keeps the table's size:
+    /// for a context whose every object was replaced at once (one pass, each object touched
+    /// once), which is about to read as many again.
+    mutating func drain(_ body: (ManagedObject) -> Void) {
+        for index in objects.indices {
+            guard let object = objects[index] else { continue }
+            objects[index] = nil
+            body(object.takeUnretainedValue())
+        }
+        count = 0
+    }
+
     /// Every key held.
     var allKeys: [Int64] {
         objects.indices.compactMap { objects[$0] == nil ? nil : keys[$0] }
+    }
+
+    /// The largest key held (`Int64.min` when empty).
+    var maxKey: Int64 {
+        var result = Int64.min
+        for index in objects.indices where objects[index] != nil { result = max(result, keys[index]) }
+        return result
     }
 
     /// Every object held.

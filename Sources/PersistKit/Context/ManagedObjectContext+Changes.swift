@@ -7,6 +7,12 @@ extension ManagedObjectContext {
     ///
     /// Called from inside an observer it does nothing: changes made there are delivered by the
     /// next call, never as a nested or torn notice.
+    ///
+    /// ```swift
+    /// let token = context.addObserver { changes in print(changes.updated.count, "updated") }
+    /// task.isComplete = true
+    /// context.processPendingChanges()   // the observer hears of the change now, not at the next save
+    /// ```
     public func processPendingChanges() {
         guard !isProcessingChanges else { return }
         if automaticallyMergesChanges { mergeChangesFromStore() }
@@ -51,9 +57,12 @@ extension ManagedObjectContext {
         for (entityName, keys) in updatedKeys {
             guard let entity = model.entity(named: entityName) else { continue }
             let objects = registered[ObjectIdentifier(entity)]
-            let held = keys.filter { objects?.byKey[$0] != nil }.sorted()
-            // Reading refreshes unchanged objects and queues their updates for observers.
-            _ = try? readObjects(entity: entity, keys: held)
+            let held = keys.filter { objects?.byKey[$0] != nil }
+            // Reading refreshes unchanged objects and queues their updates for observers: in
+            // one pass over the table when they are many, else by key.
+            if !held.isEmpty, (try? rereadRegisteredObjectsByScan(entity: entity, only: held)) == nil {
+                _ = try? readObjects(entity: entity, keys: held.sorted())
+            }
             if held.count < keys.count { unheld[entityName] = keys.filter { objects?.byKey[$0] == nil }.sorted() }
         }
         // New objects, and changed ones this context does not hold (never read, or released),
@@ -89,14 +98,16 @@ extension ManagedObjectContext {
         graphGeneration &+= 1
         let id = ObjectIdentifier(object)
         object.deletedFlag = true
-        deleted[id] = nil
+        // Each test skips hashing when the table is empty: another process's commit can mark
+        // every registered object here.
+        if !deleted.isEmpty { deleted[id] = nil }
         pendingNotice.cancelUpdate(object)
         // It stays linked to this context: changes made to it, before or after, make the next
         // save fail with a conflict instead of vanishing.
         if object.isChangedSinceRead {
             changed[id] = object
         } else {
-            changed[id] = nil
+            if !changed.isEmpty { changed[id] = nil }
             object.committedStorage = nil
         }
         pendingNotice.queueDelete(object)
@@ -107,19 +118,31 @@ extension ManagedObjectContext {
     func refreshAllRegisteredObjects() {
         for entity in model.entities {
             guard let objects = registered[ObjectIdentifier(entity)], !objects.byKey.isEmpty else { continue }
-            let keys = objects.byKey.allKeys.sorted()
-            let present: [Bool]
+            let gone: [Int64]
             do {
-                if let scanned = try rereadRegisteredObjectsByScan(entity: entity, keys: keys) {
-                    present = scanned
+                if let scanned = try rereadRegisteredObjectsByScan(entity: entity) {
+                    gone = scanned
                 } else {
+                    let keys = objects.byKey.allKeys.sorted()
                     let found = Set(try readObjects(entity: entity, keys: keys).map(\.objectID.key))
-                    present = keys.map(found.contains)
+                    gone = keys.filter { !found.contains($0) }
                 }
             } catch {
                 continue
             }
-            for (key, isPresent) in zip(keys, present) where !isPresent {
+            markDeletedElsewhere(keys: gone, of: objects)
+        }
+    }
+
+    /// Marks the registered objects with `keys` deleted and forgets them, touching each object
+    /// once (another process replacing every row makes them 100,000).
+    private func markDeletedElsewhere(keys: [Int64], of objects: EntityObjects) {
+        guard !keys.isEmpty else { return }
+        pendingNotice.reserveDeletes(keys.count)
+        if keys.count == objects.byKey.count {
+            objects.byKey.drain { markDeletedElsewhere($0) }   // every one gone: no lookup each
+        } else {
+            for key in keys {
                 if let object = objects.byKey.removeValue(forKey: key) { markDeletedElsewhere(object) }
             }
         }
@@ -127,6 +150,12 @@ extension ManagedObjectContext {
 
     /// Discards every unsaved change: inserted objects are dropped, changed ones get their
     /// saved values back, deleted ones return. Observers are told at once.
+    ///
+    /// ```swift
+    /// task.name = "Typo"
+    /// context.delete(other)
+    /// context.rollback()                // task has its saved name again; other is no longer deleted
+    /// ```
     public func rollback() {
         for object in insertedObjects {
             object.insertedFlag = false
@@ -185,6 +214,11 @@ extension ManagedObjectContext {
 
     /// Forgets every object and change: objects handed out before are detached (they keep
     /// their values; saving them is impossible). Observers are told to refetch.
+    ///
+    /// ```swift
+    /// context.reset()
+    /// let tasks = try context.fetch(FetchRequest<TaskItem>())   // new instances, read from the store
+    /// ```
     public func reset() {
         for objects in registered.values {
             for object in objects.byKey.values { object.managedObjectContext = nil }
@@ -207,6 +241,11 @@ extension ManagedObjectContext {
     /// discarded; with true they are kept on top of the fresh values.
     ///
     /// An object that the store no longer has becomes deleted (``ManagedObject/isDeleted``).
+    ///
+    /// ```swift
+    /// context.refresh(task, mergeChanges: false)   // the store's values; unsaved changes dropped
+    /// context.refresh(task, mergeChanges: true)    // the store's values under this context's changes
+    /// ```
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.managedObjectContext === self, !object.insertedFlag else { return }
         let id = ObjectIdentifier(object)

@@ -60,6 +60,11 @@ extension ManagedObjectContext {
 
     /// Fetches the objects a request describes, in its order.
     ///
+    /// ```swift
+    /// let open = try context.fetch(FetchRequest<TaskItem>(predicate: \.isComplete == false,
+    ///                                                     sortBy: [FetchSortDescriptor(\.due, nils: .last)]))
+    /// ```
+    ///
     /// - Throws: ``PersistError`` for an invalid request or predicate, a value in the store
     ///   that does not fit its attribute's type, or an SQLite error.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
@@ -77,6 +82,11 @@ extension ManagedObjectContext {
     }
 
     /// The IDs of the objects a request describes, in its order.
+    ///
+    /// ```swift
+    /// let ids = try context.fetchObjectIDs(FetchRequest<TaskItem>(predicate: \.isComplete == true))
+    /// Task.detached { for id in ids { worker.process(id) } }   // IDs are Sendable; objects are not
+    /// ```
     public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ObjectID] {
         var request = request
         request.relationshipKeyPathsForPrefetching = []   // IDs only: nothing to load
@@ -84,6 +94,10 @@ extension ManagedObjectContext {
     }
 
     /// How many objects a request would fetch (its limit and offset applied).
+    ///
+    /// ```swift
+    /// let remaining = try context.count(for: FetchRequest<TaskItem>(predicate: \.isComplete == false))
+    /// ```
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
         processPendingChanges()
         let plan = try plan(request)

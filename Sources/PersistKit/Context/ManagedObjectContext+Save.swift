@@ -10,6 +10,16 @@ extension ManagedObjectContext {
     /// by key: keys only the other save changed keep its values (and this context's object
     /// takes them), keys both changed are a conflict, settled by ``mergePolicy``.
     ///
+    /// ```swift
+    /// let task = TaskItem(context: context)
+    /// task.name = "Buy milk"
+    /// do {
+    ///     try context.save()
+    /// } catch let error as PersistError where error.code == .validation {
+    ///     print(error.problems)          // nothing was written; fix and save again
+    /// }
+    /// ```
+    ///
     /// - Throws: ``PersistError`` `.validation` (required value missing, NaN, a value that
     ///   could not be encoded, a value breaking its attribute's rules, an object's own
     ///   `validateForSave()`), `.constraintViolation` (uniqueness, checked against the save's

@@ -94,6 +94,10 @@ public final class ManagedObjectContext {
     // MARK: State
 
     /// Whether anything was inserted, changed or deleted and not saved.
+    ///
+    /// ```swift
+    /// if context.hasChanges { try context.save() }
+    /// ```
     public var hasChanges: Bool {
         if insertedCount > 0 || !deleted.isEmpty { return true }
         return changed.values.contains { $0.isUpdated || ($0.deletedFlag && $0.isChangedSinceRead) || $0.encodingProblems?.isEmpty == false }
@@ -126,6 +130,12 @@ public final class ManagedObjectContext {
     // MARK: Insert and delete
 
     /// Inserts a new object (``ManagedObject/init(context:)`` does this for you).
+    ///
+    /// ```swift
+    /// guard let entity = context.model.entity(for: TaskItem.self) else { return }
+    /// let task = TaskItem(entity: entity, insertInto: nil)   // made without a context
+    /// context.insert(task)                                   // saved at the next save
+    /// ```
     public func insert(_ object: ManagedObject) {
         guard object.managedObjectContext == nil, !object.insertedFlag, object.objectID.isTemporary,
               !object.isProbe else { return }
@@ -152,6 +162,11 @@ public final class ManagedObjectContext {
     /// ```
     ///
     /// Objects of other contexts are ignored: pass objects of this context only.
+    ///
+    /// ```swift
+    /// context.delete(task)
+    /// try context.save()                 // the row is gone; task.isDeleted is true
+    /// ```
     public func delete(_ object: ManagedObject) {
         var work = [object]
         while let next = work.popLast() {
@@ -206,11 +221,20 @@ public final class ManagedObjectContext {
 
     /// This context's instance of the object with `objectID`, reading it from the store if
     /// needed; nil when there is no such object (or it is deleted).
+    ///
+    /// ```swift
+    /// let id = task.objectID                                           // Sendable
+    /// let mine = otherContext.object(with: id) as? TaskItem            // that context's own instance
+    /// ```
     public func object(with objectID: ObjectID) -> ManagedObject? {
         try? existingObject(with: objectID)
     }
 
     /// This context's instance of the object with `objectID`.
+    ///
+    /// ```swift
+    /// guard let task = try context.existingObject(with: id) as? TaskItem else { return }
+    /// ```
     ///
     /// - Throws: ``PersistError`` `.objectNotFound` when the store has no such object, or it
     ///   belongs to another store or entity this model lacks.
@@ -268,6 +292,12 @@ public final class ManagedObjectContext {
 
     /// Calls `body` with every change notice, synchronously inside
     /// ``processPendingChanges()``, until the token is cancelled or released.
+    ///
+    /// ```swift
+    /// let token = context.addObserver { changes in
+    ///     for object in changes.deleted { forget(object.objectID) }
+    /// }
+    /// ```
     public func addObserver(_ body: @escaping (ContextChanges) -> Void) -> ObservationToken {
         let id = nextObserverID
         nextObserverID += 1

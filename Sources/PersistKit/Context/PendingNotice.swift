@@ -13,7 +13,13 @@ struct PendingNotice {
     /// queued insertion is taken back by clearing the flag, not by searching this list).
     private(set) var inserted: [ManagedObject] = []
     private(set) var updated: [ObjectIdentifier: Update] = [:]
-    private(set) var deleted: [ObjectIdentifier: ManagedObject] = [:]
+    /// Objects to report as deleted, by address (not a `Set` or `Dictionary`: another
+    /// process's commit can delete 100,000 objects at once, and SipHash was most of it).
+    private var deleted = ObjectAddressSet()
+    /// The deleted objects in the order they were queued, so that `take()` hands them over
+    /// without a pass over every object: holds each of `deleted` at least once (and so keeps
+    /// it alive), and exactly once when the counts are equal.
+    private var deletedOrder: [ManagedObject] = []
     /// Anything may have changed (a reset, another process's commit): observers refetch.
     var invalidatedAll = false
 
@@ -45,16 +51,23 @@ struct PendingNotice {
     }
 
     mutating func cancelUpdate(_ object: ManagedObject) {
+        guard !updated.isEmpty else { return }   // no hashing: a merge may cancel for 100,000 objects
         updated[ObjectIdentifier(object)] = nil
     }
 
     mutating func queueDelete(_ object: ManagedObject) {
-        deleted[ObjectIdentifier(object)] = object
+        if deleted.insert(object) { deletedOrder.append(object) }
+    }
+
+    /// Makes room for `count` more deletions at once (a merge marking many objects).
+    mutating func reserveDeletes(_ count: Int) {
+        deleted.reserveCapacity(deleted.count + count)
+        deletedOrder.reserveCapacity(deletedOrder.count + count)
     }
 
     /// Takes back a queued deletion; false when none was queued.
     mutating func cancelDelete(_ object: ManagedObject) -> Bool {
-        deleted.removeValue(forKey: ObjectIdentifier(object)) != nil
+        deleted.remove(object)
     }
 
     /// The notice of everything queued, leaving the queue empty.
@@ -62,12 +75,20 @@ struct PendingNotice {
         var notice = ContextChanges()
         notice.invalidatedAll = invalidatedAll
         notice.inserted = inserted.filter(\.insertUnprocessed)
-        notice.deleted = Array(deleted.values)
-        for (id, update) in updated where !update.object.insertUnprocessed && deleted[id] == nil && !update.slots.isEmpty {
+        notice.deleted = deletedOrder.count == deleted.count ? deletedOrder : queuedDeletions()
+        for update in updated.values where !update.object.insertUnprocessed && !deleted.contains(update.object)
+            && !update.slots.isEmpty {
             notice.updated.append((update.object, ChangedKeys(entity: update.object.entity, slots: update.slots)))
         }
         discard()
         return notice
+    }
+
+    /// The objects of `deleted`, each once, in the order they were queued (some deletions
+    /// were cancelled, and maybe queued again).
+    private func queuedDeletions() -> [ManagedObject] {
+        var taken = Set<ObjectIdentifier>()
+        return deletedOrder.filter { deleted.contains($0) && taken.insert(ObjectIdentifier($0)).inserted }
     }
 
     /// Forgets everything queued (nobody is listening).
@@ -76,6 +97,7 @@ struct PendingNotice {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
+        deletedOrder.removeAll()
         invalidatedAll = false
     }
 }

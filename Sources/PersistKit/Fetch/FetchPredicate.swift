@@ -46,6 +46,10 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
     }
 
     /// The predicate every object satisfies.
+    ///
+    /// ```swift
+    /// let filter: FetchPredicate<TaskItem> = showDone ? .true : \.isComplete == false
+    /// ```
     public static var `true`: FetchPredicate { FetchPredicate(node: .constant(true)) }
     /// The predicate no object satisfies.
     public static var `false`: FetchPredicate { FetchPredicate(node: .constant(false)) }
@@ -75,6 +79,12 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
     }
 
     /// Parses a format string with its arguments in an array.
+    ///
+    /// ```swift
+    /// let words = ["milk", "eggs"]
+    /// let predicate = try FetchPredicate<TaskItem>(format: "name CONTAINS[c] %@ OR name CONTAINS[c] %@",
+    ///                                              argumentArray: words)
+    /// ```
     public init(format: String, argumentArray arguments: [Any]) throws {
         guard let entity = FetchPredicate.defaultEntity() else {
             throw PersistError(.invalidPredicate,
@@ -85,6 +95,11 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
 
     /// Parses a format string against an explicit entity (for models loaded from a document,
     /// whose objects are plain `ManagedObject`s).
+    ///
+    /// ```swift
+    /// guard let entity = model.entity(named: "Task") else { return }   // a model loaded from a document
+    /// let predicate = try FetchPredicate<ManagedObject>(format: "due < %@", argumentArray: [Date()], entity: entity)
+    /// ```
     public init(format: String, argumentArray arguments: [Any] = [], entity: EntityDescription) throws {
         let expression = try PredicateFormatParser.parse(format, arguments: arguments)
         self.init(node: try PredicateFormatResolver(format: format, arguments: arguments, entity: entity).resolve(expression))
@@ -163,6 +178,10 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
     // MARK: String operators
 
     /// Objects whose string attribute contains `substring`.
+    ///
+    /// ```swift
+    /// FetchRequest<TaskItem>(predicate: .contains(\.name, "milk", options: .caseInsensitive))
+    /// ```
     public static func contains(_ keyPath: KeyPath<Root, String>, _ substring: String,
                                 options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .contains, substring, options)
@@ -173,6 +192,10 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
         text(keyPath, .contains, substring, options)
     }
     /// Objects whose string attribute begins with `prefix`.
+    ///
+    /// ```swift
+    /// FetchPredicate<TaskItem>.beginsWith(\.name, "Buy")
+    /// ```
     public static func beginsWith(_ keyPath: KeyPath<Root, String>, _ prefix: String,
                                   options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .beginsWith, prefix, options)
@@ -183,6 +206,10 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
         text(keyPath, .beginsWith, prefix, options)
     }
     /// Objects whose string attribute ends with `suffix`.
+    ///
+    /// ```swift
+    /// FetchPredicate<TaskItem>.endsWith(\.name, ".pdf", options: .caseInsensitive)
+    /// ```
     public static func endsWith(_ keyPath: KeyPath<Root, String>, _ suffix: String,
                                 options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .endsWith, suffix, options)
@@ -194,6 +221,10 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
     }
     /// Objects whose string attribute matches a LIKE pattern: `*` is any run of characters,
     /// `?` one character, `\` escapes.
+    ///
+    /// ```swift
+    /// FetchPredicate<TaskItem>.like(\.name, "report-20??-*")
+    /// ```
     public static func like(_ keyPath: KeyPath<Root, String>, _ pattern: String,
                             options: StringComparisonOptions = []) -> FetchPredicate {
         text(keyPath, .like, pattern, options)
@@ -204,6 +235,10 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
         text(keyPath, .like, pattern, options)
     }
     /// Objects whose string attribute equals `string` under `options` (`==[cd]`).
+    ///
+    /// ```swift
+    /// FetchPredicate<TaskItem>.equals(\.name, "cafe", options: [.caseInsensitive, .diacriticInsensitive])   // "Café" too
+    /// ```
     public static func equals(_ keyPath: KeyPath<Root, String>, _ string: String,
                               options: StringComparisonOptions) -> FetchPredicate {
         text(keyPath, .equal, string, options)
@@ -264,6 +299,10 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
 
     /// Objects whose attribute is one of `values` (`priority IN {1, 2}`); nil in `values`
     /// matches nil.
+    ///
+    /// ```swift
+    /// FetchPredicate<TaskItem>.in(\.priority, [.high, .normal])   // priority IN {2, 1}
+    /// ```
     public static func `in`<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, _ values: some Sequence<Value>) -> FetchPredicate {
         switch attributeKey(keyPath) {
         case .failure(let error): return FetchPredicate(node: .invalid(error))
@@ -285,6 +324,11 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
     // MARK: Evaluation
 
     /// Whether `object` satisfies the predicate, evaluated in memory on its current values.
+    ///
+    /// ```swift
+    /// let overdue: FetchPredicate<TaskItem> = \.isComplete == false && \.due < Date()
+    /// if try overdue.evaluate(with: task) { notify(task) }
+    /// ```
     ///
     /// - Throws: ``PersistError`` when the predicate is invalid or names an attribute the
     ///   object's entity lacks.

@@ -44,6 +44,11 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var relationshipKeyPathsForPrefetching: [String] = []
 
     /// A request for objects of `Result`'s entity.
+    ///
+    /// ```swift
+    /// let all = FetchRequest<TaskItem>()
+    /// let open = FetchRequest<TaskItem>(predicate: \.isComplete == false, sortBy: [FetchSortDescriptor(\.name)])
+    /// ```
     public init(predicate: FetchPredicate<Result>? = nil, sortBy sortDescriptors: [FetchSortDescriptor<Result>] = []) {
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
@@ -51,6 +56,11 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
 
     /// A request for objects of the entity named `entityName` (for models loaded from a
     /// document, with `Result` being `ManagedObject`).
+    ///
+    /// ```swift
+    /// let request = FetchRequest<ManagedObject>(entityName: "Task", sortBy: [FetchSortDescriptor(key: "name")])
+    /// for task in try context.fetch(request) { print(try task.value(forKey: "name") ?? "") }
+    /// ```
     public init(entityName: String, predicate: FetchPredicate<Result>? = nil,
                 sortBy sortDescriptors: [FetchSortDescriptor<Result>] = []) {
         self.entityName = entityName
@@ -102,6 +112,10 @@ extension FetchRequest {
     }
 
     /// Replaces the request's sort with Foundation sort descriptors.
+    ///
+    /// ```swift
+    /// request.setSortDescriptors([SortDescriptor(\.due), SortDescriptor(\.name, order: .reverse)])
+    /// ```
     public mutating func setSortDescriptors(_ sortDescriptors: [Foundation.SortDescriptor<Result>]) {
         self.sortDescriptors = sortDescriptors.map(FetchSortDescriptor.init)
     }

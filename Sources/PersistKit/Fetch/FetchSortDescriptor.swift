@@ -13,6 +13,10 @@ import Foundation
 /// by primary key (saved objects), then by insertion (unsaved ones).
 public struct FetchSortDescriptor<Root: ManagedObject>: Sendable {
     /// Where nil values go.
+    ///
+    /// ```swift
+    /// FetchSortDescriptor(\TaskItem.due, nils: .last)   // tasks without a due date at the end
+    /// ```
     public enum NilPlacement: Sendable {
         /// Before every non-nil value, whatever the order.
         case first
@@ -21,6 +25,10 @@ public struct FetchSortDescriptor<Root: ManagedObject>: Sendable {
     }
 
     /// How strings compare.
+    ///
+    /// ```swift
+    /// FetchSortDescriptor(\TaskItem.name, comparison: .localizedStandard)   // "file2" before "file10"
+    /// ```
     public enum StringComparison: Sendable {
         /// By UTF-8 bytes (SQLite's BINARY): "B" < "a" < "é".
         case binary
@@ -51,6 +59,10 @@ public struct FetchSortDescriptor<Root: ManagedObject>: Sendable {
 
     /// Sorts by the attribute a plain key path names, perhaps through to-one relationships
     /// (`\TaskItem.project?.name`: nil when the project is).
+    ///
+    /// ```swift
+    /// FetchSortDescriptor(\TaskItem.due, order: .reverse, nils: .last)
+    /// ```
     public init<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, order: SortOrder = .forward,
                                        nils: NilPlacement = .first, comparison: StringComparison = .binary) {
         self.order = order
@@ -68,6 +80,10 @@ public struct FetchSortDescriptor<Root: ManagedObject>: Sendable {
 
     /// Sorts by an attribute named by a string (for models loaded from a document), or by a key
     /// path through to-one relationships (`"project.name"`, nil when the project is).
+    ///
+    /// ```swift
+    /// FetchSortDescriptor<ManagedObject>(key: "name", comparison: .caseInsensitive)   // document models
+    /// ```
     public init(key: String, order: SortOrder = .forward, nils: NilPlacement = .first,
                 comparison: StringComparison = .binary) {
         self.key = key

@@ -5,6 +5,12 @@ import PersistKitText
 /// Case folding is full Unicode case folding: "ÉCLAIR" matches "éclair" under `[cd]`, and
 /// "straße" matches "STRASSE" under `[c]` (ß folds to "ss", as in Unicode's CaseFolding.txt).
 /// Diacritic folding removes combining marks after canonical decomposition: "é" matches "e".
+///
+/// ```swift
+/// let request = FetchRequest<TaskItem>(
+///     predicate: .contains(\.name, "eclair", options: [.caseInsensitive, .diacriticInsensitive]))
+/// // the same as: FetchPredicate(format: "name CONTAINS[cd] %@", "eclair")
+/// ```
 public struct StringComparisonOptions: OptionSet, Sendable, Hashable {
     /// The raw bits.
     public let rawValue: Int

@@ -1,4 +1,10 @@
 /// One attribute of an entity: its name, type, optionality, default and validation rules.
+///
+/// ```swift
+/// for attribute in model.entity(named: "Task")?.attributes ?? [] {
+///     print(attribute.name, attribute.type, attribute.isOptional ? "optional" : "required")
+/// }
+/// ```
 public struct AttributeDescription: Sendable, Hashable {
     /// The attribute's name, which is also its column name.
     public let name: String

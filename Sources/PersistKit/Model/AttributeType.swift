@@ -4,6 +4,11 @@
 /// `float` and `date` are `REAL` (dates as seconds since 2001-01-01, Foundation's reference
 /// date, which round-trips exactly), `string`, `uri` and `json` are
 /// `TEXT`, `binary` and `uuid` are `BLOB` (a UUID as its 16 bytes).
+///
+/// ```swift
+/// model.entity(named: "Task")?.attribute(named: "due")?.type   // .date
+/// Priority.attributeType                                       // .integer (an Int-backed enum)
+/// ```
 public enum AttributeType: String, Sendable, Codable, CaseIterable {
     /// `Bool`, stored as 0 or 1.
     case boolean

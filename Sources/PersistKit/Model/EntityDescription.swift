@@ -2,6 +2,12 @@ import Foundation
 
 /// An entity of a model: its name, its class, its attributes and relationships.
 ///
+/// ```swift
+/// let entity = model.entity(for: TaskItem.self)      // or model.entity(named: "Task")
+/// entity?.attributeNames                              // ["name", "notes", "due", "isComplete"]
+/// entity?.attribute(named: "due")?.isOptional         // true
+/// ```
+///
 /// Entities described by a class are built once per class, by reflecting an instance (the
 /// probe) at model creation; nothing is reflected per object or per row.
 public final class EntityDescription: @unchecked Sendable {

@@ -116,9 +116,17 @@ public final class ManagedObjectModel: Sendable {
     }
 
     /// The entity named `name`.
+    ///
+    /// ```swift
+    /// model.entity(named: "Task")?.attributeNames    // ["name", "notes", "due", "isComplete"]
+    /// ```
     public func entity(named name: String) -> EntityDescription? { entitiesByName[name] }
 
     /// The entity whose class is `objectClass`.
+    ///
+    /// ```swift
+    /// model.entity(for: TaskItem.self)?.name          // "Task"
+    /// ```
     public func entity(for objectClass: ManagedObject.Type) -> EntityDescription? {
         entitiesByClass[ObjectIdentifier(objectClass)]
     }
@@ -126,6 +134,10 @@ public final class ManagedObjectModel: Sendable {
     /// The model document: JSON, pretty-printed, keys sorted, entities and attributes in
     /// declaration order. Commit it (TaskModel keeps `Schema/TaskModel/1.json`) so a test can
     /// tell when the code's model changed.
+    ///
+    /// ```swift
+    /// try model.document.write(to: URL(fileURLWithPath: "Schema/TaskModel/1.json"))
+    /// ```
     public var document: Data {
         ModelDocument(self).encoded()
     }

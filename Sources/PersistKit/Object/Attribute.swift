@@ -27,6 +27,11 @@ public struct Attribute<Value: AttributeValue> {
 
     /// An attribute with an initial value, which is its default, and options:
     /// `@Attribute(.range(1...5)) var rating = 3`.
+    ///
+    /// ```swift
+    /// @Attribute var isComplete = false
+    /// @Attribute(.range(1...5)) var rating = 3
+    /// ```
     public init(wrappedValue: Value, _ options: AttributeOption<Value>...) {
         initialValue = wrappedValue
         self.options = options
@@ -49,6 +54,11 @@ public struct Attribute<Value: AttributeValue> {
     /// required (a save fails until they are set) and read as their type's placeholder (`""`,
     /// `0`, `false`...) until then. Types without a placeholder (enums, `Codable` values) must
     /// declare an initial value: the model rejects them otherwise.
+    ///
+    /// ```swift
+    /// @Attribute var name: String       // required: "" until set, and a save fails while it is unset
+    /// @Attribute var due: Date?         // optional: nil until set
+    /// ```
     public init() {
         initialValue = nil
         options = []

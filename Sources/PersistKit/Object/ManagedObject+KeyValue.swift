@@ -18,6 +18,11 @@ extension ManagedObject {
 
     /// Sets the attribute `key` to `value`, tracked like any other change.
     ///
+    /// ```swift
+    /// try task.setValue("Buy milk", forKey: "name")
+    /// try task.setValue(nil, forKey: "due")
+    /// ```
+    ///
     /// - Throws: ``PersistError`` with code `.unknownKey` for an unknown key, `.typeMismatch`
     ///   for a value that does not fit the attribute's type, or nil for a required attribute.
     public func setValue(_ value: Any?, forKey key: String) throws {

@@ -82,18 +82,38 @@ open class ManagedObject {
     /// Creates an object of this class's entity and inserts it into `context`.
     ///
     /// The class must be an entity of the context's model, else the next save throws.
+    ///
+    /// ```swift
+    /// let task = TaskItem(context: context)   // inserted; a temporary ObjectID until saved
+    /// task.name = "Buy milk"
+    /// ```
     public convenience init(context: ManagedObjectContext) {
         self.init(entity: context.entityForInsert(Self.self), insertInto: context)
     }
 
     /// The name of this class's entity. Override it to name the entity yourself (a class
     /// `TaskItem` for the entity "Task").
+    ///
+    /// ```swift
+    /// final class TaskItem: ManagedObject {
+    ///     override class var entityName: String { "Task" }
+    /// }
+    /// ```
     open class var entityName: String {
         String(describing: self)
     }
 
     /// Sets of attribute names whose values must be unique together among all objects of the
     /// entity, saved or pending. Override to declare them: `[["email"]]`.
+    ///
+    /// ```swift
+    /// final class User: ManagedObject {
+    ///     override class var uniquenessConstraints: [[String]] { [["email"], ["team", "handle"]] }
+    ///     @Attribute var email: String
+    ///     @Attribute var team: String
+    ///     @Attribute var handle: String
+    /// }
+    /// ```
     open class var uniquenessConstraints: [[String]] { [] }
 
     /// The entity's name in the previous version of the model, when this version renamed it.
@@ -108,11 +128,23 @@ open class ManagedObject {
 
     /// Called once when the object is inserted into a context: set initial values here
     /// (a creation date, say). Changes made here are part of the insert.
+    ///
+    /// ```swift
+    /// override func awakeFromInsert() { created = Date() }
+    /// ```
     open func awakeFromInsert() {}
 
     /// Called before a save for each inserted or updated object: throw a ``PersistError``
     /// with code `.validation` to refuse the save. Every object's problems are gathered into
     /// one error.
+    ///
+    /// ```swift
+    /// override func validateForSave() throws {
+    ///     if let due, due < created {
+    ///         throw PersistError(.validation, "A task cannot be due before it was created", attribute: "due")
+    ///     }
+    /// }
+    /// ```
     open func validateForSave() throws {}
 
     // MARK: State
@@ -130,12 +162,21 @@ open class ManagedObject {
         return !SQLValue.identical(committed, storage)
     }
     /// Whether the object is inserted, updated or deleted and not yet saved.
+    ///
+    /// ```swift
+    /// if task.hasChanges { try context.save() }
+    /// ```
     public var hasChanges: Bool {
         guard managedObjectContext != nil else { return false }
         return insertedFlag || isUpdated || (deletedFlag && managedObjectContext?.isPendingDeletion(self) == true)
     }
 
     /// The changed attributes and their new values (nil for an attribute set to nil).
+    ///
+    /// ```swift
+    /// task.name = "Buy oat milk"
+    /// task.changedValues()                 // ["name": Optional("Buy oat milk")]
+    /// ```
     public func changedValues() -> [String: Any?] {
         var result: [String: Any?] = [:]
         if insertedFlag {
@@ -153,6 +194,11 @@ open class ManagedObject {
 
     /// The values as last saved or fetched (nil for an attribute that was nil), for `keys`
     /// or for every attribute.
+    ///
+    /// ```swift
+    /// task.name = "Buy oat milk"
+    /// task.committedValues(forKeys: ["name"])   // ["name": Optional("Buy milk")], the saved value
+    /// ```
     public func committedValues(forKeys keys: [String]? = nil) -> [String: Any?] {
         guard !insertedFlag || committedStorage != nil else { return [:] }
         let source = committedStorage ?? storage

@@ -28,9 +28,18 @@ public struct ObjectID: Sendable, Hashable, Codable {
     }
 
     /// The primary key of a saved object, or nil for a temporary ID.
+    ///
+    /// ```swift
+    /// try context.save()
+    /// print("saved as #\(task.objectID.primaryKey ?? 0)")
+    /// ```
     public var primaryKey: Int64? { isTemporary ? nil : key }
 
     /// A stable URI form: `persistkit://STORE/ENTITY/p12` (permanent) or `.../t3` (temporary).
+    ///
+    /// ```swift
+    /// UserDefaults.standard.set(task.objectID.uriRepresentation, forKey: "lastOpened")
+    /// ```
     public var uriRepresentation: URL {
         var components = URLComponents()
         components.scheme = "persistkit"
@@ -40,6 +49,12 @@ public struct ObjectID: Sendable, Hashable, Codable {
     }
 
     /// Parses a URI made by ``uriRepresentation``; nil when the URI is not one.
+    ///
+    /// ```swift
+    /// if let url = UserDefaults.standard.url(forKey: "lastOpened"), let id = ObjectID(uriRepresentation: url) {
+    ///     let task = context.object(with: id) as? TaskItem
+    /// }
+    /// ```
     public init?(uriRepresentation uri: URL) {
         guard uri.scheme == "persistkit", let host = uri.host, !host.isEmpty else { return nil }
         let parts = uri.path.split(separator: "/", omittingEmptySubsequences: true)

@@ -63,6 +63,12 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
     }
 
     /// Whether nothing changed: no section or row is deleted, inserted, moved or updated.
+    ///
+    /// ```swift
+    /// let token = results.observe { change in
+    ///     assert(!change.isEmpty)   // a controller reports only change sets that change something
+    /// }
+    /// ```
     public var isEmpty: Bool {
         deletedSections.isEmpty && insertedSections.isEmpty && deletedRows.isEmpty
             && insertedRows.isEmpty && movedRows.isEmpty && updatedRows.isEmpty

@@ -114,7 +114,7 @@ extension FetchedResultsController {
         var inserted: [Int] = []
         var updated: [(old: Int, new: Int)] = []
         for (newIndex, row) in core.rows.enumerated() {
-            guard let old = oldIndex.position(of: row.object.objectID) else {
+            guard let old = oldIndex.position(of: row.object) else {
                 inserted.append(newIndex)
                 continue
             }

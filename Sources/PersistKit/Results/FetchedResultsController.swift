@@ -63,6 +63,11 @@ public final class FetchedResultsController<Result: ManagedObject> {
     var updateCounts = (incremental: 0, refetch: 0)
 
     /// A controller without sections.
+    ///
+    /// ```swift
+    /// let results = FetchedResultsController(fetchRequest: FetchRequest<TaskItem>(sortBy: [FetchSortDescriptor(\.name)]),
+    ///                                        context: context)
+    /// ```
     public init(fetchRequest: FetchRequest<Result>, context: ManagedObjectContext) {
         self.fetchRequest = fetchRequest
         self.context = context
@@ -72,6 +77,11 @@ public final class FetchedResultsController<Result: ManagedObject> {
 
     /// A controller with a section per value of the attribute `sectionNameKeyPath` names,
     /// which must be the first sort descriptor's attribute.
+    ///
+    /// ```swift
+    /// let request = FetchRequest<TaskItem>(sortBy: [FetchSortDescriptor(\.isComplete), FetchSortDescriptor(\.name)])
+    /// let results = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \.isComplete)
+    /// ```
     public init<Value: AttributeValue>(fetchRequest: FetchRequest<Result>, context: ManagedObjectContext,
                                        sectionNameKeyPath: KeyPath<Result, Value>) {
         self.fetchRequest = fetchRequest
@@ -87,6 +97,11 @@ public final class FetchedResultsController<Result: ManagedObject> {
     }
 
     /// A controller with sections by an attribute named by a string (for document models).
+    ///
+    /// ```swift
+    /// let request = FetchRequest<ManagedObject>(entityName: "Task", sortBy: [FetchSortDescriptor(key: "isComplete")])
+    /// let results = FetchedResultsController(fetchRequest: request, context: context, sectionNameKey: "isComplete")
+    /// ```
     public init(fetchRequest: FetchRequest<Result>, context: ManagedObjectContext, sectionNameKey: String?) {
         self.fetchRequest = fetchRequest
         self.context = context
@@ -105,6 +120,11 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// It first runs the context's ``ManagedObjectContext/processPendingChanges()`` (so changes
     /// made before are reported to whoever already watches), then replaces the results. It
     /// reports no change set: read ``sections`` afterwards. Calling it again refetches.
+    ///
+    /// ```swift
+    /// try results.performFetch()
+    /// print(results.sections.map(\.numberOfObjects))    // [12, 30]
+    /// ```
     ///
     /// - Throws: ``PersistError`` `.misuse` when the request has no sort descriptor, or the
     ///   first one is not on the section key; any fetch error.
@@ -137,6 +157,10 @@ public final class FetchedResultsController<Result: ManagedObject> {
     // MARK: Reading
 
     /// Every object, in order.
+    ///
+    /// ```swift
+    /// let names = results.fetchedObjects.map(\.name)
+    /// ```
     public var fetchedObjects: [Result] { core.rows.map { unsafeDowncast($0.object, to: Result.self) } }
 
     /// The sections, in order.
@@ -144,6 +168,11 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// With a section key, one section per distinct value of the key among the results (none
     /// when nothing matches). Without one, always exactly one section, named `""`, holding every
     /// object, possibly none.
+    ///
+    /// ```swift
+    /// let rows = results.sections[section].numberOfObjects   // tableView(_:numberOfRowsInSection:)
+    /// let title = results.sections[section].name
+    /// ```
     public var sections: [ResultsSection<Result>] {
         if let cachedSections { return cachedSections }
         var result: [ResultsSection<Result>] = []
@@ -160,14 +189,26 @@ public final class FetchedResultsController<Result: ManagedObject> {
     }
 
     /// The index titles of the sections (each section's ``ResultsSection/indexTitle``).
+    ///
+    /// ```swift
+    /// func sectionIndexTitles(for tableView: UITableView) -> [String]? { results.sectionIndexTitles }
+    /// ```
     public var sectionIndexTitles: [String] { sections.compactMap(\.indexTitle) }
 
     /// The object at an index path; nil when the path is out of range.
+    ///
+    /// ```swift
+    /// guard let task = results.object(at: IndexPath(item: row, section: section)) else { return }
+    /// ```
     public func object(at indexPath: IndexPath) -> Result? {
         core.flat(indexPath).map { unsafeDowncast(core.rows[$0].object, to: Result.self) }
     }
 
     /// The index path of an object; nil when it is not in the results.
+    ///
+    /// ```swift
+    /// if let path = results.indexPath(forObject: task) { tableView.scrollToRow(at: path, at: .middle, animated: true) }
+    /// ```
     public func indexPath(forObject object: Result) -> IndexPath? {
         guard let flat = core.position(of: object) else { return nil }
         return core.path(forFlat: flat)
@@ -182,6 +223,18 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// the controller already holds the new results. Changes made inside a block (a save, an
     /// edit) are reported by the next `processPendingChanges()`, never as a nested change.
     ///
+    /// ```swift
+    /// let token = results.observe { change in
+    ///     tableView.performBatchUpdates {
+    ///         tableView.deleteSections(change.deletedSections, with: .fade)
+    ///         tableView.insertSections(change.insertedSections, with: .fade)
+    ///         tableView.deleteRows(at: change.deletedRows, with: .automatic)
+    ///         tableView.insertRows(at: change.insertedRows, with: .automatic)
+    ///         for move in change.movedRows { tableView.moveRow(at: move.from, to: move.to) }
+    ///     }
+    /// }
+    /// ```
+    ///
     /// - Returns: A token that keeps the observation alive: cancel it or let it go to stop.
     public func observe(_ body: @escaping (ChangeSet) -> Void) -> ObservationToken {
         let id = nextObserverID
@@ -193,6 +246,12 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// The same change sets as ``observe(_:)``, as an asynchronous sequence: each is buffered
     /// when the controller reports it (after the delegate and the `observe` blocks), and the
     /// sequence ends when the controller goes away.
+    ///
+    /// ```swift
+    /// for await change in results.changes {
+    ///     print(change.insertedRows.count, "rows inserted")
+    /// }
+    /// ```
     public var changes: AsyncStream<ChangeSet> {
         let id = nextObserverID
         nextObserverID += 1

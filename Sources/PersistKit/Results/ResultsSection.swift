@@ -1,4 +1,11 @@
 /// One section of a ``FetchedResultsController``'s results.
+///
+/// ```swift
+/// for section in results.sections {
+///     print(section.name, section.numberOfObjects)     // "false" 12, "true" 30
+///     for task in section.objects { print("  ", task.name) }
+/// }
+/// ```
 public struct ResultsSection<Result: ManagedObject> {
     /// The section key's value as text: `true`/`false` for booleans, decimal numbers,
     /// strings as they are, dates in ISO 8601, UUIDs in their standard form, and the empty

@@ -5,6 +5,21 @@ import Foundation
 /// Every attribute value is converted to an `SQLValue` once, when it is set; comparisons,
 /// sorting and predicate evaluation in memory then work on `SQLValue`s with SQLite's own rules,
 /// which is what makes in-memory and SQL evaluation agree.
+///
+/// A custom ``AttributeValue`` converts itself to and from one:
+///
+/// ```swift
+/// struct HexColor: AttributeValue {
+///     var rgb: UInt32
+///     static var attributeType: AttributeType { .string }
+///     init(rgb: UInt32) { self.rgb = rgb }
+///     init?(storedValue: SQLValue) {
+///         guard case .text(let text) = storedValue, let rgb = UInt32(text, radix: 16) else { return nil }
+///         self.rgb = rgb
+///     }
+///     func makeStoredValue() -> SQLValue { .text(String(rgb, radix: 16)) }
+/// }
+/// ```
 public enum SQLValue: Sendable, Hashable {
     /// SQL NULL.
     case null

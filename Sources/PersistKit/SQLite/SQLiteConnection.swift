@@ -300,6 +300,10 @@ final class SQLiteConnection {
 }
 
 /// `PRAGMA synchronous` settings.
+///
+/// ```swift
+/// let store = StoreDescription.sqlite(url, synchronous: .normal)   // faster commits, still crash-safe
+/// ```
 public enum SynchronousMode: String, Sendable {
     /// Sync at every commit and checkpoint: durable across power loss.
     case full = "FULL"

@@ -46,6 +46,10 @@ public struct StoreDescription: Sendable {
     }
 
     /// A private in-memory SQLite database: same semantics as a file, gone with the container.
+    ///
+    /// ```swift
+    /// let container = try PersistentContainer(model: model, store: .inMemory)   // for tests and previews
+    /// ```
     public static var inMemory: StoreDescription {
         StoreDescription(kind: .inMemory, synchronous: .off, busyTimeout: 5, isReadOnly: false)
     }
