@@ -38,6 +38,8 @@ final class ChildProcessTests: XCTestCase {
             return TwoProcessCounterTests.playChild()
         case SaveCrashTests.childRole:
             return SaveCrashTests.playChild()
+        case BatchMergeTests.childRole:
+            return BatchMergeTests.playChild()
         default:
             return 3
         }

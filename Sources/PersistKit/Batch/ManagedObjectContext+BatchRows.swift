@@ -55,6 +55,8 @@ extension ManagedObjectContext {
             throw PersistError(.invalidRequest, "\(name) is in an ordered to-many: a batch insert cannot place it there; "
                                + "insert such objects in a context", entity: entity.name, attribute: relationship.name)
         }
+        var value = value
+        while let some = value, let optional = some as? OptionalProtocol { value = optional.wrappedAny }   // an ObjectID? as a value
         let target: ObjectID?
         switch value {
         case nil, is NSNull: target = nil

@@ -35,6 +35,9 @@ extension ManagedObjectContext {
         let (changes, complete, latest) = store.changes(after: lastMergedSequence, excluding: contextIdentity)
         lastMergedSequence = latest
         guard !changes.isEmpty || !complete else { return }
+        // Rows inserted or moved elsewhere change derived to-manys (a project's tasks) even when
+        // this context holds none of them: those are computed again when next read.
+        graphGeneration &+= 1
         if !complete || prefersRefreshingAll(after: changes) {
             refreshAllRegisteredObjects()
             pendingNotice.invalidatedAll = true
