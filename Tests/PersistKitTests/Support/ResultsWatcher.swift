@@ -29,7 +29,7 @@ final class ResultsWatcher<T: ManagedObject> {
         do {
             try change.validate(oldSectionCounts: mirror.map(\.count), newSectionCounts: controller.sections.map(\.numberOfObjects))
             mirror = try change.applied(to: mirror) { path, old in
-                old ?? controller.object(at: path)?.objectID ?? ObjectID(entityName: "?", storeIdentifier: "?", key: 0, isTemporary: true)
+                old ?? controller.objectID(at: path) ?? ObjectID(entityName: "?", storeIdentifier: "?", key: 0, isTemporary: true)
             }
         } catch {
             problems.append("\(error)\n\(change)")
@@ -39,9 +39,11 @@ final class ResultsWatcher<T: ManagedObject> {
         if let inconsistency = controller.core.inconsistency() { problems.append("rows: " + inconsistency) }
     }
 
-    /// The controller's sections as object IDs.
+    /// The controller's sections as object IDs (read without making objects).
     static func sections(of controller: FetchedResultsController<T>) -> [[ObjectID]] {
-        controller.sections.map { $0.objects.map(\.objectID) }
+        controller.sections.enumerated().map { section, content in
+            (0..<content.numberOfObjects).compactMap { controller.objectID(at: IndexPath(item: $0, section: section)) }
+        }
     }
 
     var current: [[ObjectID]] { Self.sections(of: controller) }
