@@ -46,4 +46,31 @@ final class BatchedFetchTests: XCTestCase {
         XCTAssertEqual(batched.count, 51)
         XCTAssertTrue(batched[0] === extra)
     }
+
+    /// With unsaved changes the results still hold keys for the saved rows: only the context's
+    /// pending objects are held (as the context holds them anyway), each at its place.
+    func testPendingChangesKeepSavedRowsAsKeys() throws {
+        let directory = TemporaryDirectory()
+        let context = try makeGraphContainer(directory).newContext()
+        let size = testSize("BatchedFetchTests.testPendingChangesKeepSavedRowsAsKeys", full: 5_000, ci: 2_000)
+        try context.execute(BatchInsertRequest<GTask>(objects: (0..<size).map { ["title": "t\(String(format: "%05d", $0))", "done": $0 % 2 == 0] }))
+        let extra = GTask(context: context)
+        extra.title = "t00100a"
+        let changed = try XCTUnwrap(context.fetch(FetchRequest<GTask>(predicate: \.title == "t00201")).first)
+        changed.done = true
+        let deleted = try XCTUnwrap(context.fetch(FetchRequest<GTask>(predicate: \.title == "t00300")).first)
+        context.delete(deleted)
+        var request = FetchRequest<GTask>(predicate: \.done == true, sortBy: [FetchSortDescriptor(\.title)])
+        request.fetchBatchSize = 100
+        let batched = try context.fetchBatched(request)
+        XCTAssertLessThanOrEqual(context.registeredObjects.count, 3, "no saved row made into an object")
+        let plain = try context.fetch(request)
+        XCTAssertEqual(batched.indices.map { batched.objectID(at: $0) }, plain.map(\.objectID))
+        XCTAssertEqual(batched.count, size / 2)
+        XCTAssertTrue(batched[101] === changed, "the changed object at its new place")
+        XCTAssertEqual(batched.map(\.title), plain.map(\.title))
+        extra.done = true
+        let again = try context.fetchBatched(request)
+        XCTAssertEqual(again.map(\.objectID), try context.fetch(request).map(\.objectID), "an unsaved insert at its place")
+    }
 }

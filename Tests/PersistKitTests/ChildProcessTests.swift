@@ -40,6 +40,8 @@ final class ChildProcessTests: XCTestCase {
             return SaveCrashTests.playChild()
         case BatchMergeTests.childRole:
             return BatchMergeTests.playChild()
+        case BatchedMemoryTests.childRole:
+            return BatchedMemoryTests.playChild()
         default:
             return 3
         }
