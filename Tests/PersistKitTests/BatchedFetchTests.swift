@@ -73,4 +73,34 @@ final class BatchedFetchTests: XCTestCase {
         let again = try context.fetchBatched(request)
         XCTAssertEqual(again.map(\.objectID), try context.fetch(request).map(\.objectID), "an unsaved insert at its place")
     }
+
+    /// A request's prefetching runs on each batch as it is made: reading the batch's related
+    /// objects then runs no query, in a batched fetch and in a batched controller.
+    func testEachBatchIsPrefetched() throws {
+        let directory = TemporaryDirectory()
+        let context = try makeGraphContainer(directory).newContext()
+        let projects = (0..<3).map { index in
+            let project = GProject(context: context)
+            project.name = "p\(index)"
+            return project
+        }
+        try context.save()
+        let ids = projects.map(\.objectID)
+        try context.execute(BatchInsertRequest<GTask>(objects: (0..<300).map { ["title": "t\(String(format: "%03d", $0))", "project": ids[$0 % 3]] }))
+        let reader = try makeGraphContainer(directory).newContext()
+        var request = FetchRequest<GTask>(sortBy: [FetchSortDescriptor(\.title)])
+        request.fetchBatchSize = 100
+        request.relationshipKeyPathsForPrefetching = ["project"]
+        let batched = try reader.fetchBatched(request)
+        _ = batched[100]
+        var before = reader.store.readsRun
+        XCTAssertEqual(Set((100..<200).map { batched[$0].project?.name ?? "-" }), ["p0", "p1", "p2"])
+        XCTAssertEqual(reader.store.readsRun - before, 0, "the batch's projects came with it")
+        let controller = FetchedResultsController(fetchRequest: request, context: reader)
+        try controller.performFetch()
+        _ = controller.object(at: IndexPath(item: 250, section: 0))
+        before = reader.store.readsRun
+        XCTAssertEqual((200..<300).compactMap { controller.object(at: IndexPath(item: $0, section: 0))?.project?.name }.count, 100)
+        XCTAssertEqual(reader.store.readsRun - before, 0, "the controller's batch came with its projects")
+    }
 }

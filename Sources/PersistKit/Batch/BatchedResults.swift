@@ -23,10 +23,14 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
     private let keys: [Int64]
     private let pending: [ManagedObject]
     private let batchSize: Int
+    /// The request's prefetching, run on each batch as it is made.
+    private let prefetching: [ManagedObjectContext.PrefetchStep]
     private var recent: [(batch: Int, objects: [ManagedObject])] = []
 
-    init(context: ManagedObjectContext, entity: EntityDescription, keys: [Int64], pending: [ManagedObject], batchSize: Int) {
+    init(context: ManagedObjectContext, entity: EntityDescription, keys: [Int64], pending: [ManagedObject], batchSize: Int,
+         prefetching: [ManagedObjectContext.PrefetchStep]) {
         self.context = context
+        self.prefetching = prefetching
         self.entity = entity
         self.keys = keys
         self.pending = pending
@@ -53,6 +57,7 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
             var saved = made.makeIterator()
             made = keys[range].compactMap { $0 < 0 ? pending[Int(-$0 - 1)] : saved.next() }
         }
+        try? context.prefetch(prefetching, for: made.filter { !$0.deletedFlag })
         recent.append((batch, made))
         if recent.count > 2 { recent.removeFirst() }
         return unsafeDowncast(made[position - batch * batchSize], to: Result.self)

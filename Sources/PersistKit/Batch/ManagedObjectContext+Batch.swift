@@ -7,8 +7,9 @@ extension ManagedObjectContext {
     /// - Throws: ``PersistError`` naming the row's index: `.unknownKey` or `.typeMismatch` for
     ///   a value, `.validation` for a missing required value or a broken rule,
     ///   `.constraintViolation` for a uniqueness collision (unless the merge policy is
-    ///   `.objectTrump`, which updates the stored object); `.invalidRequest` for an entity not
-    ///   in the model. Nothing is written when it throws.
+    ///   `.objectTrump`, which updates the stored object) or a to-one to an object the store
+    ///   does not hold, `.invalidRequest` for a to-one to an unsaved object or a to-many;
+    ///   `.invalidRequest` for an entity not in the model. Nothing is written when it throws.
     @discardableResult
     public func execute<T: ManagedObject>(_ request: BatchInsertRequest<T>) throws -> BatchResult {
         processPendingChanges()

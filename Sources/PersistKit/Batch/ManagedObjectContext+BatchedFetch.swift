@@ -19,6 +19,7 @@ extension ManagedObjectContext {
                                entity: plan.entity.name)
         }
         let batchSize = request.fetchBatchSize > 0 ? request.fetchBatchSize : 500
+        let prefetching = try prefetchSteps(request.relationshipKeyPathsForPrefetching, entity: plan.entity)
         var keys: [Int64] = []
         var pending: [ManagedObject] = []
         try forEachKeyedRow(plan, includesPendingChanges: request.includesPendingChanges, sortValues: false) { key, _, object in
@@ -29,6 +30,7 @@ extension ManagedObjectContext {
                 keys.append(key)
             }
         }
-        return BatchedResults(context: self, entity: plan.entity, keys: keys, pending: pending, batchSize: batchSize)
+        return BatchedResults(context: self, entity: plan.entity, keys: keys, pending: pending, batchSize: batchSize,
+                              prefetching: prefetching)
     }
 }

@@ -12,6 +12,7 @@ extension FetchedResultsController {
         let start = position / size * size
         let batch = core.rows[start..<min(core.rows.count, start + size)]
         let objects = self.objects(of: batch)
+        try? context.prefetch(batchPrefetching, for: objects.filter { !$0.deletedFlag })
         recentBatches.append(objects)
         if recentBatches.count > 2 { recentBatches.removeFirst() }
         return objects[position - start]

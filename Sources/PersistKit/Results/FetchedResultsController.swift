@@ -30,6 +30,12 @@ import Foundation
 /// Without a section key the controller always has exactly one section, empty when nothing
 /// matches, as `NSFetchedResultsController` has: a list can index section 0 whatever the
 /// results, and no change set ever inserts or deletes that section.
+///
+/// With a ``FetchRequest/fetchBatchSize``, the controller holds each saved row's key and sort
+/// values (about 140 bytes a row) instead of its object: ``object(at:)`` makes the objects of
+/// the row's batch, and keeps the two batches read last; ``objectID(at:)`` and
+/// ``ResultsSection/numberOfObjects`` make none. It reports the same change sets. See
+/// <doc:WorkingWithLargeData>.
 public final class FetchedResultsController<Result: ManagedObject> {
     /// The request whose results the controller keeps.
     public let fetchRequest: FetchRequest<Result>
@@ -62,6 +68,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// The objects of the batches read last (a batched controller): kept alive while they are
     /// likely to be read again; earlier ones go when nothing else holds them.
     var recentBatches: [[ManagedObject]] = []
+    /// The request's prefetching, run on each batch as it is made (a batched controller).
+    var batchPrefetching: [ManagedObjectContext.PrefetchStep] = []
     /// How many changes the controller applied in place and how many by a refetch (for tests).
     var updateCounts = (incremental: 0, refetch: 0)
 
@@ -145,7 +153,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
         let plan = try context.plan(fetchRequest)
         let rows = ResultsRows(sorts: plan.sorts, sectioned: sectionNameKey != nil, keyed: fetchRequest.fetchBatchSize > 0)
         if rows.keyed {
-            // Keys and sort values only: objects are made a batch at a time as rows are read.
+            // Keys and sort values only: objects are made a batch at a time as rows are read,
+            // and each batch's relationships prefetched then.
+            batchPrefetching = try context.prefetchSteps(fetchRequest.relationshipKeyPathsForPrefetching, entity: plan.entity)
             try fetchRows(plan, into: rows)
         } else {
             let prefetching = try context.prefetchSteps(fetchRequest.relationshipKeyPathsForPrefetching, entity: plan.entity)
