@@ -35,9 +35,14 @@ extension ManagedObjectContext {
         let (changes, complete, latest) = store.changes(after: lastMergedSequence, excluding: contextIdentity)
         lastMergedSequence = latest
         guard !changes.isEmpty || !complete else { return }
-        // Rows inserted or moved elsewhere change derived to-manys (a project's tasks) even when
-        // this context holds none of them: those are computed again when next read.
-        graphGeneration &+= 1
+        // Rows inserted, deleted or relinked elsewhere change derived to-manys (a project's
+        // tasks) even when this context holds none of them: those are computed again when read.
+        if !complete || changes.contains(where: { change in
+            !change.inserted.isEmpty || !change.deleted.isEmpty
+                || change.updated.keys.contains { model.entity(named: $0)?.relationships.isEmpty == false }
+        }) {
+            graphGeneration &+= 1
+        }
         if !complete || prefersRefreshingAll(after: changes) {
             refreshAllRegisteredObjects()
             pendingNotice.invalidatedAll = true

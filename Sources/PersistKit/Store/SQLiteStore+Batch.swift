@@ -35,15 +35,9 @@ extension SQLiteStore {
             for (index, row) in batch.rows.enumerated() {
                 do {
                     if let existing = batch.replacing[index] {
-                        let slots = Self.upsertSlots(row, of: entity)
-                        let update = try connection.cachedStatement(cachedSQL(.update(ObjectIdentifier(entity), SlotSet(slots), false)) {
-                            SchemaSQL.update(for: entity, slots: slots, checkVersion: false)
-                        })
-                        update.reset()
-                        try update.bind(slots.map { row[$0] } + [.integer(existing)])
-                        try update.run()
+                        let slots = try overwrite(existing, with: row, of: entity, connection)
                         keys.append(existing)
-                        changes.update([existing], of: entity, slots: SlotSet(slots))
+                        changes.update([existing], of: entity, slots: slots)
                     } else {
                         insert.rewind()
                         insert.bind(nextKey, at: 1)
@@ -68,14 +62,22 @@ extension SQLiteStore {
         return keys
     }
 
-    /// What an upsert writes over a stored row: every attribute, and the to-ones the row sets
-    /// (a batch row that does not name a relationship leaves the stored one alone).
-    private static func upsertSlots(_ row: ContiguousArray<SQLValue>, of entity: EntityDescription) -> [Int] {
+    /// An upsert: writes a batch row over the stored row `key`: every attribute, and the
+    /// to-ones the row sets (a row that does not name a relationship leaves the stored one
+    /// alone). Returns the slots written.
+    private func overwrite(_ key: Int64, with row: ContiguousArray<SQLValue>, of entity: EntityDescription,
+                           _ connection: SQLiteConnection) throws -> SlotSet {
         var slots = Array(entity.attributes.indices)
         for relationship in entity.relationships {
             if case .foreignKey(let slot, _) = relationship.storage, slot < row.count, !row[slot].isNull { slots.append(slot) }
         }
-        return slots
+        let update = try connection.cachedStatement(cachedSQL(.update(ObjectIdentifier(entity), SlotSet(slots), false)) {
+            SchemaSQL.update(for: entity, slots: slots, checkVersion: false)
+        })
+        update.reset()
+        try update.bind(slots.map { row[$0] } + [.integer(key)])
+        try update.run()
+        return SlotSet(slots)
     }
 
     /// Refuses a batch whose to-ones refer to rows the store does not hold (inside the
