@@ -9,7 +9,7 @@ extension SQLiteStore {
         let sorts = sortValues ? query.sorts : []
         let sql = query.keysSQL(limit: limit, offset: offset, values: sorts)
         let reals = sorts.map { $0.readsReal(in: query.entity) }
-        try withConnection { connection in
+        try withReader { connection in
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(query.bindings)
