@@ -154,4 +154,167 @@ final class BatchRequestTests: XCTestCase {
         try context.save()
         expectError(try context.execute(BatchDeleteRequest<GTask>(objectIDs: [tag.objectID])), .invalidRequest)
     }
+
+    // MARK: To-ones
+
+    func testBatchInsertsSetToOnesToSavedObjects() throws {
+        let directory = TemporaryDirectory()
+        let container = try container(directory)
+        let context = container.newContext()
+        let home = GProject(context: context), work = GProject(context: context)
+        home.name = "home"
+        work.name = "work"
+        try context.save()
+        let loaded = home.tasks   // loaded before the batch: merged after it
+        XCTAssertEqual(loaded.count, 0)
+        try context.execute(BatchInsertRequest<GTask>(objects: [["title": "a", "project": home.objectID], ["title": "b", "project": work],
+                                                               ["title": "c", "project": nil], ["title": "d", "project": NSNull()]]))
+        var next = 0
+        try context.execute(BatchInsertRequest<GTask> { task in
+            guard next < 2 else { return true }
+            task.title = "f\(next)"
+            task.project = next == 0 ? home : nil
+            next += 1
+            return false
+        })
+        let reader = container.newContext()
+        let fresh = try reader.fetch(FetchRequest<GTask>(sortBy: [FetchSortDescriptor(\.title)]))
+        XCTAssertEqual(fresh.map { "\($0.title):\($0.project?.name ?? "-")" }, ["a:home", "b:work", "c:-", "d:-", "f0:home", "f1:-"])
+        XCTAssertEqual(Set(home.tasks.map(\.title)), ["a", "f0"], "the inverse, in the requesting context")
+    }
+
+    func testBadToOnesAreNamedWithTheirRowAndNothingIsWritten() throws {
+        let directory = TemporaryDirectory()
+        let container = try container(directory)
+        let context = container.newContext()
+        let home = GProject(context: context), gone = GProject(context: context)
+        home.name = "home"
+        gone.name = "gone"
+        let tag = GTag(context: context)
+        tag.label = "x"
+        let plan = GPlan(context: context)
+        plan.title = "p"
+        try context.save()
+        let goneID = gone.objectID
+        try container.newContext().execute(BatchDeleteRequest<GProject>(objectIDs: [goneID]))
+        let start = try container.currentHistoryToken()
+        let unsaved = GProject(context: context)
+        unsaved.name = "new"
+        let rows: [([String: Any?], PersistError.Code, String)] = [
+            (["title": "b", "project": goneID], .constraintViolation, "GProject \(goneID.primaryKey ?? -1)"),
+            (["title": "b", "project": unsaved], .invalidRequest, "saved"),
+            (["title": "b", "project": tag.objectID], .invalidRequest, "saved GProject"),
+            (["title": "b", "project": "home"], .typeMismatch, "String"),
+            (["title": "b", "tags": [tag]], .invalidRequest, "to-many"),
+        ]
+        for (row, code, words) in rows {
+            expectError(try context.execute(BatchInsertRequest<GTask>(objects: [["title": "a", "project": home], row])), code) { error in
+                XCTAssertTrue(error.message.contains("row at index 1") && error.message.contains(words), error.message)
+            }
+        }
+        expectError(try context.execute(BatchInsertRequest<GStep>(objects: [["text": "s", "plan": plan]])), .invalidRequest) { error in
+            XCTAssertTrue(error.message.contains("index 0") && error.message.contains("ordered"), error.message)
+        }
+        var calls = 0
+        expectError(try context.execute(BatchInsertRequest<GTask> { task in
+            calls += 1
+            task.title = "f"
+            task.tags = [tag]
+            return calls > 1
+        }), .invalidRequest) { error in
+            XCTAssertTrue(error.message.contains("index 0") && error.message.contains("to-many"), error.message)
+        }
+        XCTAssertEqual(try container.newContext().count(for: FetchRequest<GTask>()), 0, "nothing written")
+        XCTAssertEqual(try container.history(after: start), [], "no transaction recorded")
+    }
+
+    func testAnUpsertKeepsTheStoredToOnesItDoesNotSet() throws {
+        let directory = TemporaryDirectory()
+        let container = try container(directory)
+        let context = container.newContext()
+        let owner = GOwner(context: context)
+        owner.name = "Ann"
+        let home = GProject(context: context)
+        home.name = "home"
+        home.owner = owner
+        try context.save()
+        context.mergePolicy = .objectTrump
+        let result = try context.execute(BatchInsertRequest<GProject>(objects: [["name": "home", "rank": 3]]))
+        XCTAssertEqual(result.objectIDs, [home.objectID])
+        let reader = container.newContext()
+        let fresh = try XCTUnwrap(reader.fetch(FetchRequest<GProject>()).first)
+        XCTAssertEqual(fresh.rank, 3)
+        XCTAssertEqual(fresh.owner?.name, "Ann", "an upsert that does not name the owner leaves it")
+        XCTAssertEqual(home.rank, 3)
+        XCTAssertEqual(home.owner?.name, "Ann")
+    }
+
+    // MARK: Delete rules, deeper
+
+    func testCascadesReachEveryLevelAndReportEveryObject() throws {
+        let directory = TemporaryDirectory()
+        let container = try container(directory)
+        let context = container.newContext()
+        let plan = GPlan(context: context)
+        plan.title = "p"
+        let steps = (0..<3).map { index in
+            let step = GStep(context: context)
+            step.text = "s\(index)"
+            return step
+        }
+        plan.steps = steps
+        let owner = GOwner(context: context)
+        owner.name = "Ann"
+        let projects = (0..<2).map { index in
+            let project = GProject(context: context)
+            project.name = "p\(index)"
+            project.owner = owner
+            return project
+        }
+        let task = GTask(context: context)
+        task.title = "t"
+        task.project = projects[1]
+        try context.save()
+        let plans = try context.execute(BatchDeleteRequest<GPlan>())
+        XCTAssertEqual(plans.objectIDs.first, plan.objectID, "the requested objects first")
+        XCTAssertEqual(Set(plans.objectIDs), Set([plan.objectID] + steps.map(\.objectID)), "the ordered to-many's objects too")
+        let owners = try context.execute(BatchDeleteRequest<GOwner>(objectIDs: [owner.objectID]))
+        XCTAssertEqual(Set(owners.objectIDs), Set([owner.objectID] + projects.map(\.objectID)))
+        XCTAssertTrue(steps.allSatisfy(\.isDeleted) && projects.allSatisfy(\.isDeleted))
+        XCTAssertFalse(task.isDeleted)
+        XCTAssertNil(task.project, "nullified: projects' tasks are not cascaded")
+    }
+
+    func testABatchOnAnEntityNotInTheModelIsAClearError() throws {
+        let directory = TemporaryDirectory()
+        let context = try container(directory).newContext()
+        for error in [
+            catching { try context.execute(BatchInsertRequest<TestTask>(objects: [["name": "x"]])) },
+            catching { try context.execute(BatchUpdateRequest<TestTask>(propertiesToUpdate: ["name": "x"])) },
+            catching { try context.execute(BatchDeleteRequest<TestTask>()) },
+        ] {
+            XCTAssertEqual(error?.code, .invalidRequest)
+            XCTAssertTrue(error?.message.contains("TestTask") == true && error?.message.contains("GTask") == true, error?.message ?? "no error")
+        }
+        for error in [
+            catching { try context.execute(BatchInsertRequest<ManagedObject>(entityName: "Nope", objects: [["name": "x"]])) },
+            catching { try context.execute(BatchUpdateRequest<ManagedObject>(entityName: "Nope", propertiesToUpdate: ["name": "x"])) },
+            catching { try context.execute(BatchDeleteRequest<ManagedObject>(entityName: "Nope")) },
+        ] {
+            XCTAssertEqual(error?.code, .invalidRequest)
+            XCTAssertTrue(error?.message.contains("Nope") == true && error?.message.contains("not an entity") == true, error?.message ?? "no error")
+        }
+        expectError(try context.execute(BatchInsertRequest<GTag>(entityName: "GTask", objects: [["title": "x"]])), .invalidRequest) { error in
+            XCTAssertTrue(error.message.contains("GTag") && error.message.contains("GTask"), error.message)
+        }
+    }
+
+    private func catching(_ body: () throws -> BatchResult) -> PersistError? {
+        do {
+            _ = try body()
+            return nil
+        } catch {
+            return error as? PersistError
+        }
+    }
 }

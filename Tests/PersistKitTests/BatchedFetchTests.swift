@@ -46,4 +46,61 @@ final class BatchedFetchTests: XCTestCase {
         XCTAssertEqual(batched.count, 51)
         XCTAssertTrue(batched[0] === extra)
     }
+
+    /// With unsaved changes the results still hold keys for the saved rows: only the context's
+    /// pending objects are held (as the context holds them anyway), each at its place.
+    func testPendingChangesKeepSavedRowsAsKeys() throws {
+        let directory = TemporaryDirectory()
+        let context = try makeGraphContainer(directory).newContext()
+        let size = testSize("BatchedFetchTests.testPendingChangesKeepSavedRowsAsKeys", full: 5_000, ci: 2_000)
+        try context.execute(BatchInsertRequest<GTask>(objects: (0..<size).map { ["title": "t\(String(format: "%05d", $0))", "done": $0 % 2 == 0] }))
+        let extra = GTask(context: context)
+        extra.title = "t00100a"
+        let changed = try XCTUnwrap(context.fetch(FetchRequest<GTask>(predicate: \.title == "t00201")).first)
+        changed.done = true
+        let deleted = try XCTUnwrap(context.fetch(FetchRequest<GTask>(predicate: \.title == "t00300")).first)
+        context.delete(deleted)
+        var request = FetchRequest<GTask>(predicate: \.done == true, sortBy: [FetchSortDescriptor(\.title)])
+        request.fetchBatchSize = 100
+        let batched = try context.fetchBatched(request)
+        XCTAssertLessThanOrEqual(context.registeredObjects.count, 3, "no saved row made into an object")
+        let plain = try context.fetch(request)
+        XCTAssertEqual(batched.indices.map { batched.objectID(at: $0) }, plain.map(\.objectID))
+        XCTAssertEqual(batched.count, size / 2)
+        XCTAssertTrue(batched[101] === changed, "the changed object at its new place")
+        XCTAssertEqual(batched.map(\.title), plain.map(\.title))
+        extra.done = true
+        let again = try context.fetchBatched(request)
+        XCTAssertEqual(again.map(\.objectID), try context.fetch(request).map(\.objectID), "an unsaved insert at its place")
+    }
+
+    /// A request's prefetching runs on each batch as it is made: reading the batch's related
+    /// objects then runs no query, in a batched fetch and in a batched controller.
+    func testEachBatchIsPrefetched() throws {
+        let directory = TemporaryDirectory()
+        let context = try makeGraphContainer(directory).newContext()
+        let projects = (0..<3).map { index in
+            let project = GProject(context: context)
+            project.name = "p\(index)"
+            return project
+        }
+        try context.save()
+        let ids = projects.map(\.objectID)
+        try context.execute(BatchInsertRequest<GTask>(objects: (0..<300).map { ["title": "t\(String(format: "%03d", $0))", "project": ids[$0 % 3]] }))
+        let reader = try makeGraphContainer(directory).newContext()
+        var request = FetchRequest<GTask>(sortBy: [FetchSortDescriptor(\.title)])
+        request.fetchBatchSize = 100
+        request.relationshipKeyPathsForPrefetching = ["project"]
+        let batched = try reader.fetchBatched(request)
+        _ = batched[100]
+        var before = reader.store.readsRun
+        XCTAssertEqual(Set((100..<200).map { batched[$0].project?.name ?? "-" }), ["p0", "p1", "p2"])
+        XCTAssertEqual(reader.store.readsRun - before, 0, "the batch's projects came with it")
+        let controller = FetchedResultsController(fetchRequest: request, context: reader)
+        try controller.performFetch()
+        _ = controller.object(at: IndexPath(item: 250, section: 0))
+        before = reader.store.readsRun
+        XCTAssertEqual((200..<300).compactMap { controller.object(at: IndexPath(item: $0, section: 0))?.project?.name }.count, 100)
+        XCTAssertEqual(reader.store.readsRun - before, 0, "the controller's batch came with its projects")
+    }
 }

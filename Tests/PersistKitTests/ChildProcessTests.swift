@@ -38,6 +38,10 @@ final class ChildProcessTests: XCTestCase {
             return TwoProcessCounterTests.playChild()
         case SaveCrashTests.childRole:
             return SaveCrashTests.playChild()
+        case BatchMergeTests.childRole:
+            return BatchMergeTests.playChild()
+        case BatchedMemoryTests.childRole:
+            return BatchedMemoryTests.playChild()
         default:
             return 3
         }

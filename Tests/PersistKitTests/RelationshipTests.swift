@@ -223,6 +223,29 @@ final class RelationshipTests: XCTestCase {
     }
 
     /// The `_version` column of every row of a table.
+    /// A to-many derived from the other side's to-ones (a project's tasks), read before another
+    /// context saved a new task of the project, holds it after the merge, though this context
+    /// holds none of the tasks and nobody observes it.
+    func testALoadedToManySeesAnotherContextsNewMember() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeGraphContainer(directory)
+        let context = container.newContext()
+        let home = GProject(context: context)
+        home.name = "home"
+        try context.save()
+        XCTAssertEqual(home.tasks.count, 0)
+        let other = container.newContext()
+        let task = GTask(context: other)
+        task.title = "t"
+        task.project = try XCTUnwrap(other.existingObject(with: home.objectID) as? GProject)
+        try other.save()
+        context.processPendingChanges()
+        XCTAssertEqual(home.tasks.map(\.title), ["t"])
+        try other.execute(BatchInsertRequest<GTask>(objects: [["title": "u", "project": home.objectID]]))
+        context.processPendingChanges()
+        XCTAssertEqual(home.tasks.map(\.title).sorted(), ["t", "u"])
+    }
+
     private func rawVersions(_ url: URL, table: String) throws -> [Int64] {
         let connection = try SQLiteConnection(path: url.path, configuration: .init(synchronous: .full, busyTimeout: 5))
         let statement = try connection.prepare("SELECT _version FROM \"\(table)\"")

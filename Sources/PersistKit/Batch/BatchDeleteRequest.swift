@@ -8,8 +8,11 @@
 ///
 /// `.cascade` deletes related rows too, to any depth; `.nullify` sets references to the deleted
 /// rows to nil; `.deny` refuses the whole request with `.validation` naming the objects still
-/// held, and nothing is deleted. Every context of the container merges the deletions at its next
-/// `processPendingChanges()`: its objects report `isDeleted`, its controllers drop their rows.
+/// held, and nothing is deleted. The rows are chosen inside the request's transaction, which
+/// writes one persistent-history transaction (the nullified rows as updated under their
+/// relationship). Every context of the container merges the deletions at its next
+/// `processPendingChanges()` (other processes' from the history): its objects report
+/// `isDeleted`, its controllers drop their rows.
 public struct BatchDeleteRequest<Result: ManagedObject> {
     enum Target {
         case predicate(FetchPredicate<Result>?)

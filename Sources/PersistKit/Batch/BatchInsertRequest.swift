@@ -10,9 +10,15 @@
 /// uniqueness is checked against the batch and the store: the first problem throws a
 /// ``PersistError`` naming the row's index, and nothing is written. With the context's merge
 /// policy `.objectTrump`, a row whose unique values a stored row holds updates that row
-/// instead (an upsert), and of rows of the batch that collide, the last wins. Relationships are
-/// not set by batch inserts. Every context of the container (this one included) merges the
-/// inserted objects at its next ``ManagedObjectContext/processPendingChanges()``.
+/// instead (an upsert: its attributes, and the to-ones the row sets), and of rows of the batch
+/// that collide, the last wins.
+///
+/// A row sets a to-one to a saved object: give the object or its ``ObjectID`` under the
+/// relationship's name (`["name": "Ann", "bucket": bucketID]`), or assign it in the fill
+/// closure (`contact.bucket = bucket`). To-manys, and to-ones whose inverse is ordered, are not
+/// set by batch inserts. The request writes one persistent-history transaction; every context
+/// of the container (this one included) merges the inserted objects at its next
+/// ``ManagedObjectContext/processPendingChanges()``, other processes' contexts from the history.
 public struct BatchInsertRequest<Result: ManagedObject> {
     enum Source {
         case dictionaries([[String: Any?]])
@@ -23,8 +29,8 @@ public struct BatchInsertRequest<Result: ManagedObject> {
     public var entityName: String?
     let source: Source
 
-    /// A request inserting one object per dictionary (attribute name to value; a missing
-    /// attribute takes its default).
+    /// A request inserting one object per dictionary (attribute name to value, to-one name to a
+    /// saved object or its ID; a missing attribute takes its default).
     public init(entityName: String? = nil, objects: [[String: Any?]]) {
         self.entityName = entityName
         source = .dictionaries(objects)

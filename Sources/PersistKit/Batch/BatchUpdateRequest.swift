@@ -7,8 +7,9 @@
 /// ```
 ///
 /// Values are checked as a save checks them; the predicate is evaluated by SQLite on the saved
-/// rows (the context's unsaved changes are not seen, as with Core Data's batch requests). Every
-/// context of the container merges the changed objects at its next `processPendingChanges()`.
+/// rows (the context's unsaved changes are not seen, as with Core Data's batch requests). The
+/// request writes one persistent-history transaction; every context of the container merges the
+/// changed objects at its next `processPendingChanges()`, other processes' from the history.
 public struct BatchUpdateRequest<Result: ManagedObject> {
     /// The entity's name, when it is not found from `Result`.
     public var entityName: String?

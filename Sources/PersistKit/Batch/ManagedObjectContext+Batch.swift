@@ -7,8 +7,9 @@ extension ManagedObjectContext {
     /// - Throws: ``PersistError`` naming the row's index: `.unknownKey` or `.typeMismatch` for
     ///   a value, `.validation` for a missing required value or a broken rule,
     ///   `.constraintViolation` for a uniqueness collision (unless the merge policy is
-    ///   `.objectTrump`, which updates the stored object); `.invalidRequest` for an entity not
-    ///   in the model. Nothing is written when it throws.
+    ///   `.objectTrump`, which updates the stored object) or a to-one to an object the store
+    ///   does not hold, `.invalidRequest` for a to-one to an unsaved object or a to-many;
+    ///   `.invalidRequest` for an entity not in the model. Nothing is written when it throws.
     @discardableResult
     public func execute<T: ManagedObject>(_ request: BatchInsertRequest<T>) throws -> BatchResult {
         processPendingChanges()
@@ -18,17 +19,7 @@ extension ManagedObjectContext {
         case .dictionaries(let objects):
             rows.reserveCapacity(objects.count)
             for (index, values) in objects.enumerated() {
-                let object = entity.objectClass.init(entity: entity, insertInto: nil)
-                for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-                    do {
-                        try object.setValue(value, forKey: key)
-                    } catch var error as PersistError {
-                        error.message = "Batch insert into \(entity.name), row at index \(index): " + error.message
-                        throw error
-                    }
-                }
-                try checkBatchRow(object, index: index)
-                rows.append(object.storage)
+                rows.append(try batchRow(values, of: entity, index: index))
             }
         case .fill(let fill):
             while true {
@@ -37,14 +28,17 @@ extension ManagedObjectContext {
                     throw PersistError(.invalidRequest, "Entity \(entity.name) holds \(entity.objectClass) objects, not \(T.self)", entity: entity.name)
                 }
                 if fill(typed) { break }
+                try takeDetachedToOnes(of: object, index: rows.count)
                 try checkBatchRow(object, index: rows.count)
                 rows.append(object.storage)
             }
         }
-        let plan = try batchUniqueness(entity, rows)
-        let keys = try store.batchInsert(entity, rows: plan.rows, replacing: plan.replacing)
+        var batch = try batchUniqueness(entity, rows)
+        batch.insert.author = transactionAuthor
+        batch.insert.contextName = name
+        let keys = try store.batchInsert(batch.insert)
         processPendingChanges()
-        return BatchResult(objectIDs: plan.rowForEach.map { permanentID(entity, keys[$0]) })
+        return BatchResult(objectIDs: batch.rowForEach.map { permanentID(entity, keys[$0]) })
     }
 
     /// Runs a batch update: one SQL `UPDATE` of the saved rows the predicate matches.
@@ -74,7 +68,8 @@ extension ManagedObjectContext {
         let query = try StoreQuery(entity: entity, predicate: request.predicate?.node, sorts: [])
         let keys: [Int64]
         do {
-            keys = try store.batchUpdate(query, slots: slots, values: slots.map { values.storage[$0] })
+            keys = try store.batchUpdate(query, slots: slots, values: slots.map { values.storage[$0] },
+                                         author: transactionAuthor, contextName: name)
         } catch var error as PersistError where error.code == .constraintViolation {
             error.message = "Batch update of \(entity.name) would break a uniqueness constraint; nothing was changed (\(error.message))"
             error.entity = entity.name
@@ -96,10 +91,12 @@ extension ManagedObjectContext {
     public func execute<T: ManagedObject>(_ request: BatchDeleteRequest<T>) throws -> BatchResult {
         processPendingChanges()
         let entity = try batchEntity(T.self, named: request.entityName)
-        var keys: [Int64]
+        let query = try StoreQuery(entity: entity, predicate: nil, sorts: [])
+        let deleted: [String: [Int64]]
         switch request.target {
         case .predicate(let predicate):
-            keys = try store.matchingKeys(StoreQuery(entity: entity, predicate: predicate?.node, sorts: []))
+            deleted = try store.batchDelete(StoreQuery(entity: entity, predicate: predicate?.node, sorts: []), only: nil,
+                                            author: transactionAuthor, contextName: name)
         case .objectIDs(let objectIDs):
             for objectID in objectIDs {
                 if objectID.entityName != entity.name || objectID.storeIdentifier != store.identifier || objectID.isTemporary {
@@ -108,10 +105,8 @@ extension ManagedObjectContext {
                                        entity: entity.name, objectIDs: [objectID])
                 }
             }
-            let requested = Set(objectIDs.map(\.key))
-            keys = try store.matchingKeys(StoreQuery(entity: entity, predicate: nil, sorts: [])).filter(requested.contains)
+            deleted = try store.batchDelete(query, only: Set(objectIDs.map(\.key)), author: transactionAuthor, contextName: name)
         }
-        let deleted = try store.batchDelete(entity, keys: keys)
         processPendingChanges()
         var objectIDs = (deleted[entity.name] ?? []).map { permanentID(entity, $0) }
         for (name, rows) in deleted.sorted(by: { $0.key < $1.key }) where name != entity.name {
@@ -127,7 +122,7 @@ extension ManagedObjectContext {
         ObjectID(entityName: entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
     }
 
-    private func batchEntity<T: ManagedObject>(_ type: T.Type, named name: String?) throws -> EntityDescription {
+    private func namedBatchEntity<T: ManagedObject>(_ type: T.Type, named name: String?) throws -> EntityDescription {
         if let name {
             guard let entity = model.entity(named: name) else {
                 throw PersistError(.invalidRequest, "A batch request names \(name), which is not an entity of the model (entities: "
@@ -142,79 +137,13 @@ extension ManagedObjectContext {
         return entity
     }
 
-    /// What a save would refuse in a row: a required value missing, a NaN, a broken rule.
-    private func checkBatchRow(_ object: ManagedObject, index: Int) throws {
-        let problems = valueProblems(of: object)
-        guard let first = problems.first else { return }
-        throw PersistError(.validation, "Batch insert into \(object.entity.name), row at index \(index): " + first.problem
-                           + (problems.count > 1 ? " (and \(problems.count - 1) more problems)" : ""),
-                           entity: object.entity.name, attribute: first.key, problems: problems.map(\.problem))
-    }
-
-    /// The rows to write after uniqueness: colliding rows of the batch resolved (or refused),
-    /// rows colliding with stored ones refused or, with `.objectTrump`, turned into updates.
-    private struct BatchRows {
-        var rows: [ContiguousArray<SQLValue>] = []
-        var replacing: [Int: Int64] = [:]
-        /// For each requested row, the written row that holds its values.
-        var rowForEach: [Int] = []
-    }
-
-    private func batchUniqueness(_ entity: EntityDescription, _ rows: [ContiguousArray<SQLValue>]) throws -> BatchRows {
-        let upsert = mergePolicy == .objectTrump
-        var winner = Array(rows.indices)   // the row whose values a row's object ends with
-        for slots in entity.uniquenessSlots where !slots.isEmpty {
-            var holders: [UniquenessKey: Int] = [:]
-            for index in rows.indices where winner[index] == index {
-                let key = UniquenessKey(rows[index], slots: slots)
-                if key.containsNull { continue }
-                if let earlier = holders[key] {
-                    guard upsert else { throw batchCollision(entity, slots, rows[index], index, "the row at index \(earlier)") }
-                    winner[earlier] = index
-                }
-                holders[key] = index
-            }
+    /// The entity a request names, which must hold `T` objects (any, for `ManagedObject`).
+    private func batchEntity<T: ManagedObject>(_ type: T.Type, named name: String?) throws -> EntityDescription {
+        let entity = try namedBatchEntity(type, named: name)
+        guard T.self == ManagedObject.self || entity.objectClass == T.self else {
+            throw PersistError(.invalidRequest, "A batch request for \(T.self) names entity \(entity.name), which holds \(entity.objectClass) objects",
+                               entity: entity.name)
         }
-        for index in rows.indices.reversed() where winner[index] != index { winner[index] = winner[winner[index]] }
-        var result = BatchRows()
-        var position: [Int: Int] = [:]
-        var requested: [Int] = []   // for each written row, the requested row it is
-        for index in rows.indices where winner[index] == index {
-            position[index] = result.rows.count
-            result.rows.append(rows[index])
-            requested.append(index)
-        }
-        result.rowForEach = rows.indices.map { position[winner[$0]] ?? 0 }
-        for slots in entity.uniquenessSlots where !slots.isEmpty {
-            var byKey: [UniquenessKey: Int] = [:]
-            var lookups: [SQLValue] = []
-            for (index, row) in result.rows.enumerated() {
-                let key = UniquenessKey(row, slots: slots)
-                if key.containsNull { continue }
-                byKey[key] = index
-                lookups += key.values
-            }
-            var collision: PersistError?
-            try store.forEachRow(of: entity, holding: lookups, at: slots) { storedKey, values in
-                guard collision == nil, let index = byKey[values] else { return }
-                if upsert, result.replacing[index] == nil || result.replacing[index] == storedKey {
-                    result.replacing[index] = storedKey
-                } else {
-                    collision = batchCollision(entity, slots, result.rows[index], requested[index], "\(entity.name) \(storedKey)")
-                }
-            }
-            if let collision { throw collision }
-        }
-        return result
-    }
-
-    private func batchCollision(_ entity: EntityDescription, _ slots: [Int], _ row: ContiguousArray<SQLValue>, _ index: Int,
-                                _ holder: String) -> PersistError {
-        let names = slots.map { entity.attributes[$0].name }
-        let shown = slots.map { ValueText.describe(row[$0], as: entity.attributes[$0].type) }
-        return PersistError(.constraintViolation,
-            "Batch insert into \(entity.name), row at index \(index): (\(names.joined(separator: ", "))) = (\(shown.joined(separator: ", "))) "
-            + "is already used by \(holder); nothing was written",
-            entity: entity.name, attribute: names.joined(separator: ", "))
+        return entity
     }
 }

@@ -19,33 +19,18 @@ extension ManagedObjectContext {
                                entity: plan.entity.name)
         }
         let batchSize = request.fetchBatchSize > 0 ? request.fetchBatchSize : 500
-        let pending = request.includesPendingChanges ? pendingObjects(of: plan.entity) : PendingObjects()
-        if !pending.inserted.isEmpty || !pending.changedOrDeleted.isEmpty {
-            let objects = try fetchObjects(plan, includesPendingChanges: true)
-            return BatchedResults(context: self, entity: plan.entity, keys: [], objects: objects, batchSize: batchSize)
+        let prefetching = try prefetchSteps(request.relationshipKeyPathsForPrefetching, entity: plan.entity)
+        var keys: [Int64] = []
+        var pending: [ManagedObject] = []
+        try forEachKeyedRow(plan, includesPendingChanges: request.includesPendingChanges, sortValues: false) { key, _, object in
+            if let object {
+                pending.append(object)
+                keys.append(-Int64(pending.count))
+            } else {
+                keys.append(key)
+            }
         }
-        let keys = try store.keys(plan.query, limit: plan.limit, offset: plan.offset)
-        return BatchedResults(context: self, entity: plan.entity, keys: keys, objects: nil, batchSize: batchSize)
-    }
-
-    /// The objects with `keys`, in that order (one query); a row gone since is skipped over by
-    /// a deleted stand-in that reports `isDeleted`.
-    func batch(of entity: EntityDescription, keys: [Int64]) -> [ManagedObject] {
-        let found = resolve(keys, in: entity)
-        if found.count == keys.count { return found }
-        var byKey: [Int64: ManagedObject] = [:]
-        for object in found { byKey[object.objectID.key] = object }
-        return keys.map { key in
-            if let object = byKey[key] { return object }
-            // Deleted by someone else since the keys were read: a detached, deleted object.
-            let gone = entity.objectClass.init(entity: entity, insertInto: nil)
-            gone.objectID = savedObjectID(entity, key: key)
-            gone.deletedFlag = true
-            return gone
-        }
-    }
-
-    func savedObjectID(_ entity: EntityDescription, key: Int64) -> ObjectID {
-        ObjectID(entityName: entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
+        return BatchedResults(context: self, entity: plan.entity, keys: keys, pending: pending, batchSize: batchSize,
+                              prefetching: prefetching)
     }
 }

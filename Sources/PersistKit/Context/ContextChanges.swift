@@ -21,6 +21,9 @@ public struct ContextChanges {
     /// history cannot tell (purged before it was read; written by an older PersistKit or
     /// another program): anything may have changed, and observers should refetch.
     public internal(set) var invalidatedAll = false
+    /// Saved rows of other contexts' and processes' deletions that this context did not hold,
+    /// by entity name: a batched results controller may hold their keys.
+    var deletedKeys: [String: [Int64]] = [:]
 
     /// Whether the notice reports nothing.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !invalidatedAll }

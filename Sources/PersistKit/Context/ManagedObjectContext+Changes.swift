@@ -35,6 +35,14 @@ extension ManagedObjectContext {
         let (changes, complete, latest) = store.changes(after: lastMergedSequence, excluding: contextIdentity)
         lastMergedSequence = latest
         guard !changes.isEmpty || !complete else { return }
+        // Rows inserted, deleted or relinked elsewhere change derived to-manys (a project's
+        // tasks) even when this context holds none of them: those are computed again when read.
+        if !complete || changes.contains(where: { change in
+            !change.inserted.isEmpty || !change.deleted.isEmpty
+                || change.updated.keys.contains { model.entity(named: $0)?.relationships.isEmpty == false }
+        }) {
+            graphGeneration &+= 1
+        }
         if !complete || prefersRefreshingAll(after: changes) {
             refreshAllRegisteredObjects()
             pendingNotice.invalidatedAll = true
@@ -46,11 +54,14 @@ extension ManagedObjectContext {
             for (entity, keys) in change.updated { updatedKeys[entity, default: []].formUnion(keys) }
             for (entity, keys) in change.inserted { insertedKeys[entity, default: []].append(contentsOf: keys) }
             for (entityName, keys) in change.deleted {
-                guard let entity = model.entity(named: entityName), let objects = registered[ObjectIdentifier(entity)] else { continue }
+                let objects = model.entity(named: entityName).flatMap { registered[ObjectIdentifier($0)] }
+                var unheld: [Int64] = []
                 for key in keys {
-                    if let object = objects.byKey.removeValue(forKey: key) { markDeletedElsewhere(object) }
+                    if let object = objects?.byKey.removeValue(forKey: key) { markDeletedElsewhere(object) } else { unheld.append(key) }
                     updatedKeys[entityName]?.remove(key)
                 }
+                // A batched controller holds keys, not objects: it is told of these too.
+                if !observers.isEmpty { pendingNotice.queueDeletedKeys(unheld, of: entityName) }
             }
         }
         var unheld: [String: [Int64]] = [:]

@@ -22,8 +22,16 @@ struct PendingNotice {
     private var deletedOrder: [ManagedObject] = []
     /// Anything may have changed (a reset, another process's commit): observers refetch.
     var invalidatedAll = false
+    /// Rows deleted elsewhere that the context did not hold, by entity name.
+    private(set) var deletedKeys: [String: [Int64]] = [:]
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !invalidatedAll }
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !invalidatedAll && deletedKeys.isEmpty }
+
+    /// Queues the deletion of rows the context did not hold.
+    mutating func queueDeletedKeys(_ keys: [Int64], of entityName: String) {
+        guard !keys.isEmpty else { return }
+        deletedKeys[entityName, default: []].append(contentsOf: keys)
+    }
 
     /// Queues an object to be reported as inserted (once).
     mutating func queueInsert(_ object: ManagedObject) {
@@ -76,6 +84,7 @@ struct PendingNotice {
         notice.invalidatedAll = invalidatedAll
         notice.inserted = inserted.filter(\.insertUnprocessed)
         notice.deleted = deletedOrder.count == deleted.count ? deletedOrder : queuedDeletions()
+        notice.deletedKeys = deletedKeys
         for update in updated.values where !update.object.insertUnprocessed && !deleted.contains(update.object)
             && !update.slots.isEmpty {
             notice.updated.append((update.object, ChangedKeys(entity: update.object.entity, slots: update.slots)))
@@ -98,6 +107,7 @@ struct PendingNotice {
         updated.removeAll()
         deleted.removeAll()
         deletedOrder.removeAll()
+        deletedKeys.removeAll()
         invalidatedAll = false
     }
 }

@@ -23,7 +23,16 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// Whether the fetch sees the context's unsaved changes (true by default): inserted objects
     /// that match appear, changed objects are re-evaluated, deleted objects are gone.
     public var includesPendingChanges = true
-    /// How many objects ``ManagedObjectContext/fetchBatched(_:)`` makes at a time (0: 500).
+    /// How many objects are made at a time: by ``ManagedObjectContext/fetchBatched(_:)`` (0: 500),
+    /// and by a ``FetchedResultsController``, which with a batch size holds each row's key and
+    /// sort values instead of its object (0: it holds every object).
+    ///
+    /// ```swift
+    /// var request = FetchRequest<Contact>(sortBy: [FetchSortDescriptor(\.name)])
+    /// request.fetchBatchSize = 500
+    /// ```
+    ///
+    /// See <doc:WorkingWithLargeData>.
     public var fetchBatchSize: Int = 0
     /// Relationships to load for every fetched object as part of the fetch, by key path
     /// (`"project"`, `"tags"`, `"project.owner"`): one query per key path segment for all the

@@ -19,6 +19,8 @@ extension ManagedObject {
             guard index < entity.relationships.count else { return }
             if related == nil { related = RelatedObjects() }
             related?.problems[index] = "\(entity.name).\(entity.relationships[index].name) was set on an object that is in no context"
+            // Kept for a batch insert's fill closure, which takes to-ones to saved objects.
+            related?.detached[index] = objects
             return
         }
         context.setRelationship(of: self, relationship: index, to: objects)

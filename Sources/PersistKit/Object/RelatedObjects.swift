@@ -13,6 +13,9 @@ final class RelatedObjects {
     /// Assignments refused (an object of another context, a deleted one...): reported by the
     /// next save, cleared by the next assignment of the same relationship.
     @exclusivity(unchecked) var problems: [Int: String] = [:]
+    /// Assignments made while the object was in no context, by relationship index: a batch
+    /// insert's fill closure sets to-ones this way.
+    @exclusivity(unchecked) var detached: [Int: [ManagedObject]] = [:]
 
     /// Whether an owned to-many list differs from what was saved.
     var hasChanges: Bool {

@@ -21,7 +21,7 @@ extension FetchedResultsController {
     private func prefersRefetch(_ notice: ContextChanges, entity: EntityDescription) -> Bool {
         let named = notice.inserted.count + notice.updated.count + notice.deleted.count
         guard named >= ResultsUpdatePolicy.minimumRefetchChanges else { return false }
-        var changed = 0
+        var changed = notice.deletedKeys[entity.name]?.count ?? 0
         for object in notice.deleted where object.entity === entity { changed += 1 }
         for object in notice.inserted where object.entity === entity { changed += 1 }
         for update in notice.updated where update.object.entity === entity { changed += 1 }
@@ -35,7 +35,11 @@ extension FetchedResultsController {
         var result: Candidates = ([], [], [], [])
         let entity = plan.entity
         var seen = Set<ObjectIdentifier>()
-        let objects = notice.deleted + notice.inserted + notice.updated.map(\.object)
+        var objects = notice.deleted + notice.inserted + notice.updated.map(\.object)
+        if core.keyed, let keys = notice.deletedKeys[entity.name] {
+            // Rows deleted elsewhere that the context never held: this controller may hold their keys.
+            objects += keys.filter(core.isPlaced(key:)).map { context.deletedStandIn(entity, key: $0) }
+        }
         for object in objects where object.entity === entity && seen.insert(ObjectIdentifier(object)).inserted {
             let matches = !object.deletedFlag && object.managedObjectContext === context && plan.matches(object)
             switch (core.isPlaced(object), matches) {
@@ -67,10 +71,11 @@ extension FetchedResultsController {
         // Only the delegate needs the objects that leave (by old path), once they are gone.
         var leaving: [IndexPath: ManagedObject] = [:]
         if delegate != nil {
-            for position in removedOld + replacedOld { leaving[oldLayout.path(of: position)] = core.rows[position].object }
+            for (object, position) in zip(objects.removed + objects.replaced, removedOld + replacedOld) {
+                leaving[oldLayout.path(of: position)] = object
+            }
         }
-        let newPositions = core.apply(outgoing: (removedOld + replacedOld).sorted(), removing: objects.removed,
-                                      incoming: objects.added + objects.replaced)
+        let newPositions = core.apply(outgoing: (removedOld + replacedOld).sorted(), incoming: objects.added + objects.replaced)
         cachedSections = nil
         updateCounts.incremental += 1
         func newPosition(_ object: ManagedObject) -> Int {
@@ -87,40 +92,61 @@ extension FetchedResultsController {
     /// Fetches again and compares by object ID: for windows (limit, offset), after a reset or
     /// another process's changes, and for large changes.
     func refetchAndDiff(_ notice: ContextChanges, plan: ManagedObjectContext.FetchPlan) {
-        let objects: [ManagedObject]
+        let oldRows = core.rows, oldLayout = core.layout(), oldKeys = core.sectionKeys
         do {
-            objects = try context.fetchObjects(plan, includesPendingChanges: fetchRequest.includesPendingChanges)
+            try fetchRows(plan, into: core)
         } catch {
             return   // the store cannot be read now; the next change tries again
         }
-        let oldRows = core.rows, oldLayout = core.layout(), oldKeys = core.sectionKeys
-        core.reset(objects)
         cachedSections = nil
         updateCounts.refetch += 1
         let input = refetchDiffInput(oldRows: oldRows, oldLayout: oldLayout, notice: notice, sorts: plan.sorts)
         deliver(ResultsDiff.changeSet(for: input), oldSectionKeys: oldKeys) { path in
-            oldLayout.position(of: path).map { oldRows[$0].object }
+            oldLayout.position(of: path).map { leavingObject(oldRows[$0]) }
         }
+    }
+
+    /// Replaces the rows with the plan's results: objects, or keys and sort values (batched).
+    func fetchRows(_ plan: ManagedObjectContext.FetchPlan, into rows: ResultsRows) throws {
+        guard rows.keyed else {
+            rows.reset(try context.fetchObjects(plan, includesPendingChanges: fetchRequest.includesPendingChanges))
+            return
+        }
+        var entries: [ResultsEntry] = []
+        let sorts = plan.sorts
+        try context.forEachKeyedRow(plan, includesPendingChanges: fetchRequest.includesPendingChanges, sortValues: true) { key, values, object in
+            if let object {
+                entries.append(ResultsEntry(object: object, sorts: sorts, holding: object.tiebreakIsTemporary, throughRelationships: true))
+            } else {
+                entries.append(ResultsEntry(key: key, values: values))
+            }
+        }
+        rows.reset(entries: entries)
     }
 
     /// What changed between `oldRows` and the refetched rows: rows are matched by object ID
     /// (an object may be a new instance after a reset); a survivor changed when the notice
-    /// updated it, when it is another instance, or when its sort keys differ.
+    /// updated it, when it is another instance, or when its sort keys differ. A batched
+    /// controller knows its saved rows by key only: a survivor the notice does not name (the
+    /// context did not hold it) changed only if its sort keys did.
     private func refetchDiffInput(oldRows: [ResultsEntry], oldLayout: SectionLayout, notice: ContextChanges,
                                   sorts: [ResolvedSort]) -> ResultsDiffInput {
         let updatedObjects = Set(notice.updated.lazy.map { ObjectIdentifier($0.object) })
+        let updatedKeys = core.keyed ? Set(notice.updated.lazy.filter { !$0.object.tiebreakIsTemporary }.map(\.object.tiebreakKey)) : []
         let oldIndex = ResultsRowIndex(oldRows)
         var survived = [Bool](repeating: false, count: oldRows.count)
         var inserted: [Int] = []
         var updated: [(old: Int, new: Int)] = []
         for (newIndex, row) in core.rows.enumerated() {
-            guard let old = oldIndex.position(of: row.object) else {
+            guard let old = oldIndex.position(of: row) else {
                 inserted.append(newIndex)
                 continue
             }
             survived[old] = true
-            if updatedObjects.contains(ObjectIdentifier(row.object)) || oldRows[old].object !== row.object
-                || !oldRows[old].keysMatch(row.object.storage, sorts: sorts) {
+            let named = row.held.map { updatedObjects.contains(ObjectIdentifier($0)) } ?? false
+                || (!row.isTemporary && updatedKeys.contains(row.key))
+            let otherInstance = !core.keyed && oldRows[old].held !== row.held
+            if named || otherInstance || !oldRows[old].sameKeys(as: row, count: sorts.count) {
                 updated.append((old, newIndex))
             }
         }

@@ -30,6 +30,12 @@ import Foundation
 /// Without a section key the controller always has exactly one section, empty when nothing
 /// matches, as `NSFetchedResultsController` has: a list can index section 0 whatever the
 /// results, and no change set ever inserts or deletes that section.
+///
+/// With a ``FetchRequest/fetchBatchSize``, the controller holds each saved row's key and sort
+/// values (about 140 bytes a row) instead of its object: ``object(at:)`` makes the objects of
+/// the row's batch, and keeps the two batches read last; ``objectID(at:)`` and
+/// ``ResultsSection/numberOfObjects`` make none. It reports the same change sets. See
+/// <doc:WorkingWithLargeData>.
 public final class FetchedResultsController<Result: ManagedObject> {
     /// The request whose results the controller keeps.
     public let fetchRequest: FetchRequest<Result>
@@ -59,6 +65,11 @@ public final class FetchedResultsController<Result: ManagedObject> {
     var observers: [Int: (ChangeSet) -> Void] = [:]
     var continuations: [Int: AsyncStream<ChangeSet>.Continuation] = [:]
     private var nextObserverID = 0
+    /// The objects of the batches read last (a batched controller): kept alive while they are
+    /// likely to be read again; earlier ones go when nothing else holds them.
+    var recentBatches: [[ManagedObject]] = []
+    /// The request's prefetching, run on each batch as it is made (a batched controller).
+    var batchPrefetching: [ManagedObjectContext.PrefetchStep] = []
     /// How many changes the controller applied in place and how many by a refetch (for tests).
     var updateCounts = (incremental: 0, refetch: 0)
 
@@ -140,12 +151,21 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
         context.processPendingChanges()
         let plan = try context.plan(fetchRequest)
-        let prefetching = try context.prefetchSteps(fetchRequest.relationshipKeyPathsForPrefetching, entity: plan.entity)
-        let objects = try context.fetchObjects(plan, includesPendingChanges: fetchRequest.includesPendingChanges)
-        try context.prefetch(prefetching, for: objects)
+        let rows = ResultsRows(sorts: plan.sorts, sectioned: sectionNameKey != nil, keyed: fetchRequest.fetchBatchSize > 0)
+        if rows.keyed {
+            // Keys and sort values only: objects are made a batch at a time as rows are read,
+            // and each batch's relationships prefetched then.
+            batchPrefetching = try context.prefetchSteps(fetchRequest.relationshipKeyPathsForPrefetching, entity: plan.entity)
+            try fetchRows(plan, into: rows)
+        } else {
+            let prefetching = try context.prefetchSteps(fetchRequest.relationshipKeyPathsForPrefetching, entity: plan.entity)
+            let objects = try context.fetchObjects(plan, includesPendingChanges: fetchRequest.includesPendingChanges)
+            try context.prefetch(prefetching, for: objects)
+            rows.reset(objects)
+        }
         self.plan = plan
-        core = ResultsRows(sorts: plan.sorts, sectioned: sectionNameKey != nil)
-        core.reset(objects)
+        core = rows
+        recentBatches = []
         cachedSections = nil
         if contextToken == nil {
             contextToken = context.addObserver { [weak self] notice in
@@ -158,10 +178,13 @@ public final class FetchedResultsController<Result: ManagedObject> {
 
     /// Every object, in order.
     ///
+    /// A batched controller (its request has a ``FetchRequest/fetchBatchSize``) makes every
+    /// object to answer this: read rows with ``object(at:)`` instead to keep memory bounded.
+    ///
     /// ```swift
     /// let names = results.fetchedObjects.map(\.name)
     /// ```
-    public var fetchedObjects: [Result] { core.rows.map { unsafeDowncast($0.object, to: Result.self) } }
+    public var fetchedObjects: [Result] { objects(of: core.rows[...]).map { unsafeDowncast($0, to: Result.self) } }
 
     /// The sections, in order.
     ///
@@ -181,8 +204,15 @@ public final class FetchedResultsController<Result: ManagedObject> {
             let start = starts[index]
             let end = index + 1 < starts.count ? starts[index + 1] : rows.count
             let name = sectionName(key)
-            result.append(ResultsSection(name: name, indexTitle: name.first.map { String($0).uppercased() },
-                                         objects: rows[start..<end].map { unsafeDowncast($0.object, to: Result.self) }))
+            let title = name.first.map { String($0).uppercased() }
+            let entries = rows[start..<end]
+            if core.keyed {
+                result.append(ResultsSection(name: name, indexTitle: title, count: entries.count) { [weak self] in
+                    self?.objects(of: entries).map { unsafeDowncast($0, to: Result.self) } ?? []
+                })
+            } else {
+                result.append(ResultsSection(name: name, indexTitle: title, objects: objects(of: entries).map { unsafeDowncast($0, to: Result.self) }))
+            }
         }
         cachedSections = result
         return result
@@ -201,7 +231,17 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// guard let task = results.object(at: IndexPath(item: row, section: section)) else { return }
     /// ```
     public func object(at indexPath: IndexPath) -> Result? {
-        core.flat(indexPath).map { unsafeDowncast(core.rows[$0].object, to: Result.self) }
+        core.flat(indexPath).map { unsafeDowncast(rowObject($0), to: Result.self) }
+    }
+
+    /// The ID of the object at an index path, without making the object (a batched controller
+    /// holds saved objects' keys only); nil when the path is out of range.
+    ///
+    /// ```swift
+    /// let id = results.objectID(at: IndexPath(item: 0, section: 0))   // hand it to another context
+    /// ```
+    public func objectID(at indexPath: IndexPath) -> ObjectID? {
+        core.flat(indexPath).map(rowObjectID)
     }
 
     /// The index path of an object; nil when it is not in the results.

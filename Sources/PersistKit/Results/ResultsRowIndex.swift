@@ -22,8 +22,8 @@ struct ResultsRowIndex {
         mask = size - 1
         shift = UInt64(64 - size.trailingZeroBitCount)
         for (position, row) in rows.enumerated() {
-            let key = row.object.tiebreakKey
-            if row.object.tiebreakIsTemporary {
+            let key = row.key
+            if row.isTemporary {
                 temporary[key] = position
             } else {
                 let slot = find(key)
@@ -45,6 +45,13 @@ struct ResultsRowIndex {
     func position(of object: ManagedObject) -> Int? {
         if object.tiebreakIsTemporary { return temporary[object.tiebreakKey] }
         let position = positions[find(object.tiebreakKey)]
+        return position >= 0 ? position : nil
+    }
+
+    /// The position of the row with the same identity as `row`, or nil when no row has it.
+    func position(of row: ResultsEntry) -> Int? {
+        if row.isTemporary { return temporary[row.key] }
+        let position = positions[find(row.key)]
         return position >= 0 ? position : nil
     }
 }

@@ -4,79 +4,119 @@
 final class ResultsRows {
     let sorts: [ResolvedSort]
     let sectioned: Bool
+    /// Whether saved rows keep their key and sort values instead of their object (a batched
+    /// controller): objects are made when read, and sorts through to-ones read real values.
+    let keyed: Bool
     private(set) var rows: [ResultsEntry] = []
-    /// Each placed object's row (and so the keys it was placed by): how a changed object is
-    /// found again. Built on the first change, not by the fetch: a controller whose results
+    /// Each placed row, by its held object and (keyed rows) by saved key: how a changed object
+    /// is found again. Built on the first change, not by the fetch: a controller whose results
     /// never change never pays for it.
     private var placedIndex: [ObjectIdentifier: ResultsEntry]?
-
-    private var placed: [ObjectIdentifier: ResultsEntry] {
-        get {
-            if let placedIndex { return placedIndex }
-            var index = [ObjectIdentifier: ResultsEntry](minimumCapacity: rows.count)
-            for entry in rows { index[ObjectIdentifier(entry.object)] = entry }
-            placedIndex = index
-            return index
-        }
-        set { placedIndex = newValue }
-    }
+    private var placedKeyIndex: [Int64: ResultsEntry] = [:]
     /// Section key values and the flat index each section starts at.
     private(set) var sectionKeys: [SQLValue] = []
     private(set) var sectionStarts: [Int] = []
 
-    init(sorts: [ResolvedSort], sectioned: Bool) {
+    init(sorts: [ResolvedSort], sectioned: Bool, keyed: Bool = false) {
         self.sorts = sorts
         self.sectioned = sectioned
+        self.keyed = keyed
     }
 
     var count: Int { rows.count }
 
+    /// Builds the indexes from the rows as they are, if they are not built.
+    private func buildIndexes() {
+        guard placedIndex == nil else { return }
+        var byObject = [ObjectIdentifier: ResultsEntry](minimumCapacity: keyed ? 0 : rows.count)
+        var byKey = [Int64: ResultsEntry](minimumCapacity: keyed ? rows.count : 0)
+        for entry in rows {
+            if let held = entry.held { byObject[ObjectIdentifier(held)] = entry } else { byKey[entry.savedKey] = entry }
+        }
+        placedIndex = byObject
+        placedKeyIndex = byKey
+    }
+
+    private func index(_ entry: ResultsEntry) {
+        if let held = entry.held { placedIndex?[ObjectIdentifier(held)] = entry } else { placedKeyIndex[entry.savedKey] = entry }
+    }
+
+    private func unindex(_ entry: ResultsEntry) {
+        if let held = entry.held { placedIndex?[ObjectIdentifier(held)] = nil } else { placedKeyIndex[entry.savedKey] = nil }
+    }
+
+    /// The row an object is placed in: by the object itself, or (keyed rows) by its key.
+    func entry(for object: ManagedObject) -> ResultsEntry? {
+        buildIndexes()
+        if let entry = placedIndex?[ObjectIdentifier(object)] { return entry }
+        guard keyed, !object.tiebreakIsTemporary else { return nil }
+        return placedKeyIndex[object.tiebreakKey]
+    }
+
     func isPlaced(_ object: ManagedObject) -> Bool {
-        placed[ObjectIdentifier(object)] != nil
+        entry(for: object) != nil
+    }
+
+    /// Whether a keyed row holds the saved row `key`.
+    func isPlaced(key: Int64) -> Bool {
+        buildIndexes()
+        return placedKeyIndex[key] != nil
     }
 
     /// Whether a placed object's current values still have the keys it was placed by.
     func keepsItsPlace(_ object: ManagedObject) -> Bool {
-        placed[ObjectIdentifier(object)]?.keysMatch(object.storage, sorts: sorts) ?? false
+        entry(for: object)?.keysMatch(object, sorts: sorts, throughRelationships: keyed) ?? false
+    }
+
+    /// The row for an object placed now: keyed rows hold only unsaved objects.
+    private func makeEntry(_ object: ManagedObject) -> ResultsEntry {
+        keyed ? ResultsEntry(object: object, sorts: sorts, holding: object.tiebreakIsTemporary, throughRelationships: true)
+            : ResultsEntry(object: object, sorts: sorts)
     }
 
     /// Replaces every row (after a fetch).
     func reset(_ objects: [ManagedObject]) {
-        rows = objects.map { ResultsEntry(object: $0, sorts: sorts) }
+        reset(entries: objects.map(makeEntry))
+    }
+
+    /// Replaces every row with rows already made (a keyed fetch's).
+    func reset(entries: [ResultsEntry]) {
+        rows = entries
         placedIndex = nil
+        placedKeyIndex = [:]
         rebuildSections(affectedKeys: nil)
     }
 
     /// The flat position of a placed object: binary search by the keys it was placed with,
     /// checked; nil when it is not there.
     func position(of object: ManagedObject) -> Int? {
-        guard let entry = placed[ObjectIdentifier(object)] else { return nil }
+        guard let entry = entry(for: object) else { return nil }
         let found = lowerBound(entry)
-        if found < rows.count, rows[found].object === object { return found }
-        return rows.firstIndex { $0.object === object }
+        if found < rows.count, rows[found] === entry { return found }
+        return rows.firstIndex { $0 === entry }
     }
 
-    /// Takes out the rows at `outgoing` (ascending old positions) and `removed` objects, puts in
-    /// `incoming` objects at their places: in place for a few, by one merge for many. Returns
-    /// each incoming object's new position, by object.
+    /// Takes out the rows at `outgoing` (ascending old positions), puts in `incoming` objects at
+    /// their places: in place for a few, by one merge for many. Returns each incoming object's
+    /// new position, by object.
     @discardableResult
-    func apply(outgoing: [Int], removing removed: [ManagedObject], incoming objects: [ManagedObject]) -> [ObjectIdentifier: Int] {
-        _ = placed   // built before rows change, from the rows as they were
-        for object in removed { placedIndex?[ObjectIdentifier(object)] = nil }
+    func apply(outgoing: [Int], incoming objects: [ManagedObject]) -> [ObjectIdentifier: Int] {
+        buildIndexes()   // built before rows change, from the rows as they were
+        for position in outgoing { unindex(rows[position]) }
         let order = sorts
-        var incoming = objects.map { ResultsEntry(object: $0, sorts: order) }
-        incoming.sort { ResultsEntry.compare($0, $1, sorts: order) < 0 }
+        var incoming = objects.map { (object: $0, entry: makeEntry($0)) }
+        incoming.sort { ResultsEntry.compare($0.entry, $1.entry, sorts: order) < 0 }
         var positions: [ObjectIdentifier: Int] = [:]
         if outgoing.count + incoming.count <= 16 {
             for position in outgoing.reversed() { rows.remove(at: position) }
-            for entry in incoming { rows.insert(entry, at: lowerBound(entry)) }
-            for entry in incoming { positions[ObjectIdentifier(entry.object)] = lowerBound(entry) }
+            for item in incoming { rows.insert(item.entry, at: lowerBound(item.entry)) }
+            for item in incoming { positions[ObjectIdentifier(item.object)] = lowerBound(item.entry) }
         } else {
             removeInPlace(outgoing)
             insertInPlace(incoming, positions: &positions)
         }
-        for entry in incoming { placedIndex?[ObjectIdentifier(entry.object)] = entry }
-        rebuildSections(affectedKeys: incoming.map { $0.key(0) })
+        for item in incoming { index(item.entry) }
+        rebuildSections(affectedKeys: incoming.map { $0.entry.key(0) })
         return positions
     }
 
@@ -116,11 +156,11 @@ final class ResultsRows {
     /// Inserts `incoming` (sorted) at their places in one backward pass: each place is found by
     /// binary search, the rows after it are swapped up (no reference counting). O(n) moves,
     /// O(k log n) comparisons.
-    private func insertInPlace(_ incoming: [ResultsEntry], positions: inout [ObjectIdentifier: Int]) {
+    private func insertInPlace(_ incoming: [(object: ManagedObject, entry: ResultsEntry)], positions: inout [ObjectIdentifier: Int]) {
         guard !incoming.isEmpty else { return }
-        let places = incoming.map(lowerBound)
+        let places = incoming.map { lowerBound($0.entry) }
         let oldCount = rows.count
-        rows.append(contentsOf: incoming)   // placeholders, overwritten below
+        rows.append(contentsOf: incoming.map(\.entry))   // placeholders, overwritten below
         rows.withUnsafeMutableBufferPointer { buffer in
             var source = oldCount - 1
             var target = buffer.count - 1
@@ -130,7 +170,7 @@ final class ResultsRows {
                     buffer.swapAt(target, source)
                     source -= 1
                 } else {
-                    buffer[target] = incoming[next]
+                    buffer[target] = incoming[next].entry
                     positions[ObjectIdentifier(incoming[next].object)] = target
                     next -= 1
                 }
@@ -216,18 +256,20 @@ final class ResultsRows {
     /// What is wrong with the rows, for tests: nil when they are sorted, each placed once
     /// with the keys it is filed under, and the sections cover them exactly.
     func inconsistency() -> String? {
+        buildIndexes()
         var seen = Set<ObjectIdentifier>()
         for (index, row) in rows.enumerated() {
-            guard seen.insert(ObjectIdentifier(row.object)).inserted else { return "row \(index) is there twice: \(row.object)" }
-            guard let entry = placed[ObjectIdentifier(row.object)] else { return "row \(index) is not placed: \(row.object)" }
-            if entry !== row {
-                return "row \(index) is not the entry its object is placed under: \(row.object)"
-            }
+            let name = row.held.map { "\($0)" } ?? "row with key \(row.savedKey)"
+            guard seen.insert(ObjectIdentifier(row)).inserted else { return "row \(index) is there twice: \(name)" }
+            let placed = row.held.map { placedIndex?[ObjectIdentifier($0)] } ?? placedKeyIndex[row.savedKey]
+            guard let placed else { return "row \(index) is not placed: \(name)" }
+            if placed !== row { return "row \(index) is not the entry its object is placed under: \(name)" }
             if index > 0, ResultsEntry.compare(rows[index - 1], row, sorts: sorts) >= 0 {
-                return "rows \(index - 1) and \(index) are out of order: \(rows[index - 1].object) / \(row.object)"
+                return "rows \(index - 1) and \(index) are out of order: \(name)"
             }
         }
-        if placed.count != rows.count { return "\(placed.count) placed, \(rows.count) rows" }
+        let placed = (placedIndex?.count ?? 0) + placedKeyIndex.count
+        if placed != rows.count { return "\(placed) placed, \(rows.count) rows" }
         return nil
     }
 

@@ -1,26 +1,54 @@
-/// One row of a results controller: its object and the sort-key values it was placed by, kept
-/// so the row can be found by binary search after its object changed.
+/// One row of a results controller: its object (or, in a batched controller, the saved row's
+/// key) and the sort-key values it was placed by, kept so the row can be found by binary search
+/// after its object changed.
 ///
 /// A class, so row arrays hold one reference per row (a merge over 100,000 rows moves
 /// pointers), with up to three keys stored inline so a comparison reads them in place.
 final class ResultsEntry {
-    let object: ManagedObject
+    /// The row's object, held as long as the row; nil for a saved row of a batched controller,
+    /// which keeps only `savedKey` and finds the object when it is read.
+    let held: ManagedObject?
+    /// The saved row's primary key, when `held` is nil.
+    let savedKey: Int64
     private let k0: SQLValue
     private let k1: SQLValue
     private let k2: SQLValue
     private let more: [SQLValue]?
 
-    init(object: ManagedObject, sorts: [ResolvedSort]) {
-        self.object = object
+    /// A row holding `object`, with the keys its storage holds (a sort through relationships
+    /// reads nil here, unless `throughRelationships`).
+    init(object: ManagedObject, sorts: [ResolvedSort], holding: Bool = true, throughRelationships: Bool = false) {
+        held = holding ? object : nil
+        savedKey = object.tiebreakKey
         let storage = object.storage
         func value(_ index: Int) -> SQLValue {
-            index < sorts.count && sorts[index].slot < storage.count ? storage[sorts[index].slot] : .null
+            guard index < sorts.count else { return .null }
+            let sort = sorts[index]
+            if sort.slot < storage.count { return storage[sort.slot] }
+            return throughRelationships ? sort.value(of: object) : .null
         }
         k0 = value(0)
         k1 = value(1)
         k2 = value(2)
         more = sorts.count > 3 ? (3..<sorts.count).map(value) : nil
     }
+
+    /// A saved row, by key, with the values its sorts read from the store.
+    init(key: Int64, values: ContiguousArray<SQLValue>) {
+        held = nil
+        savedKey = key
+        k0 = values.count > 0 ? values[0] : .null
+        k1 = values.count > 1 ? values[1] : .null
+        k2 = values.count > 2 ? values[2] : .null
+        more = values.count > 3 ? Array(values[3...]) : nil
+    }
+
+    /// The row's identity as its object's ID has it now: an unsaved object's temporary key
+    /// until it is saved.
+    @inline(__always)
+    var isTemporary: Bool { held?.tiebreakIsTemporary ?? false }
+    @inline(__always)
+    var key: Int64 { held?.tiebreakKey ?? savedKey }
 
     /// The `index`th sort key's value.
     @inline(__always)
@@ -33,12 +61,23 @@ final class ResultsEntry {
         }
     }
 
-    /// Whether the object's current values still have the keys it was placed by.
-    func keysMatch(_ storage: ContiguousArray<SQLValue>, sorts: [ResolvedSort]) -> Bool {
-        for (index, sort) in sorts.enumerated() where sort.slot < storage.count {
-            if !SQLValue.identical(key(index), storage[sort.slot]) { return false }
+    /// Whether the object's current values still have the keys it was placed by (sorts through
+    /// relationships are compared only when `throughRelationships`).
+    func keysMatch(_ object: ManagedObject, sorts: [ResolvedSort], throughRelationships: Bool) -> Bool {
+        let storage = object.storage
+        for (index, sort) in sorts.enumerated() {
+            if sort.slot < storage.count {
+                if !SQLValue.identical(key(index), storage[sort.slot]) { return false }
+            } else if throughRelationships, !SQLValue.identical(key(index), sort.value(of: object)) {
+                return false
+            }
         }
         return true
+    }
+
+    /// Whether two rows were placed by identical keys.
+    func sameKeys(as other: ResultsEntry, count: Int) -> Bool {
+        (0..<count).allSatisfy { SQLValue.identical(key($0), other.key($0)) }
     }
 
     /// Orders two entries by their keys, then by object identity, exactly as the fetch does.
@@ -48,6 +87,8 @@ final class ResultsEntry {
             let order = sorts[index].compare(a.key(index), b.key(index))
             if order != 0 { return order }
         }
-        return ManagedObject.tiebreak(a.object, b.object)
+        if let x = a.held, let y = b.held { return ManagedObject.tiebreak(x, y) }
+        if a.isTemporary != b.isTemporary { return a.isTemporary ? 1 : -1 }
+        return a.key < b.key ? -1 : (a.key == b.key ? 0 : 1)
     }
 }

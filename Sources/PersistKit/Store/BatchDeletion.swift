@@ -42,10 +42,9 @@ enum BatchDeletion {
     }
 
     /// Sets every to-one (of any entity) that refers to a row to delete to NULL, bumping the
-    /// row's version; returns the rows changed, by entity name.
+    /// row's version; notes the rows changed, under the relationship's slot.
     static func nullify(_ doomed: [String: Set<Int64>], model: ManagedObjectModel,
-                        _ connection: SQLiteConnection) throws -> [String: [Int64]] {
-        var updated: [String: [Int64]] = [:]
+                        _ connection: SQLiteConnection, into changes: inout BatchChanges) throws {
         for entity in model.entities {
             for relationship in entity.relationships {
                 guard case .foreignKey(let slot, let positionSlot) = relationship.storage,
@@ -58,10 +57,32 @@ enum BatchDeletion {
                     + "(SELECT value FROM json_each(?)) RETURNING \(SQLName.quote(SchemaSQL.primaryKey))")
                 try statement.bind([SQLiteStore.jsonArray(targets.sorted()),
                                     SQLiteStore.jsonArray((doomed[entity.name] ?? []).sorted())])
-                while try statement.step() { updated[entity.name, default: []].append(statement.int64(at: 0)) }
+                var nullified: [Int64] = []
+                while try statement.step() { nullified.append(statement.int64(at: 0)) }
+                changes.update(nullified, of: entity, slots: SlotSet([slot]))
             }
         }
-        return updated
+    }
+
+    /// Notes the rows that stay but lose join-table links to rows to delete (the links go
+    /// with the rows, by the tables' `ON DELETE CASCADE`): as a save records a link change,
+    /// under the owning side's relationship.
+    static func unlinkPartners(_ doomed: [String: Set<Int64>], model: ManagedObjectModel,
+                               _ connection: SQLiteConnection, into changes: inout BatchChanges) throws {
+        for entity in model.entities {
+            for relationship in entity.relationships {
+                guard case .joinTable(let table, isOwner: true) = relationship.storage,
+                      let targets = doomed[table.destinationEntity], !targets.isEmpty else { continue }
+                let owner = SQLName.quote(JoinTable.ownerColumn), destination = SQLName.quote(JoinTable.destinationColumn)
+                let statement = try connection.prepare("SELECT DISTINCT \(owner) FROM \(SQLName.quote(table.name)) WHERE \(destination) IN "
+                    + "(SELECT value FROM json_each(?)) AND \(owner) NOT IN (SELECT value FROM json_each(?)) ORDER BY \(owner)")
+                try statement.bind([SQLiteStore.jsonArray(targets.sorted()),
+                                    SQLiteStore.jsonArray((doomed[entity.name] ?? []).sorted())])
+                var partners: [Int64] = []
+                while try statement.step() { partners.append(statement.int64(at: 0)) }
+                changes.update(partners, of: entity, slots: SlotSet([entity.columns.count + relationship.index]))
+            }
+        }
     }
 
     /// The links a relationship holds from `rows` of `entity`: (source row, destination row).

@@ -10,6 +10,18 @@ extension ResolvedSort {
         return clause
     }
 
+    /// The value the sort orders by, as an SQL expression over `table`: the column, or the
+    /// subquery through the to-ones.
+    func valueSQL(from table: String) -> String {
+        hops.isEmpty ? SQLName.quote(table) + "." + SQLName.quote(name) : subquery(from: table)
+    }
+
+    /// Whether the value is stored as REAL (SQLite may hand back an integer for it).
+    func readsReal(in entity: EntityDescription) -> Bool {
+        let owner = hops.last?.destination ?? entity
+        return targetSlot < owner.attributes.count && owner.attributes[targetSlot].type.columnType == "REAL"
+    }
+
     /// `(SELECT "_s2"."name" FROM "Project" AS "_s1" JOIN "Owner" AS "_s2" ON "_s2"."_pk" = "_s1"."owner"
     /// WHERE "_s1"."_pk" = "Task"."project")`: NULL when a to-one on the way is.
     private func subquery(from table: String) -> String {

@@ -1,54 +1,118 @@
-/// Batch requests, in SQL, without objects: each is one write transaction, logged as a change
+/// Batch requests, in SQL, without objects: each is one write transaction that records its
+/// persistent-history transaction (so other processes merge it exactly) and logs a change
 /// every context of the container merges (and its controllers diff).
 extension SQLiteStore {
-    /// Inserts rows (each a full slot storage); a row with an entry in `replacing` overwrites
-    /// that stored row instead (an upsert). Returns each row's primary key, in order.
+    /// A batch insert as the store runs it.
+    struct BatchInsert {
+        let entity: EntityDescription
+        /// Full slot storages; a to-one's slot holds a saved object's key, or NULL.
+        var rows: [ContiguousArray<SQLValue>] = []
+        /// Rows that overwrite a stored row instead (an upsert), by row index.
+        var replacing: [Int: Int64] = [:]
+        /// Each row's index in the request, for error messages.
+        var requestIndex: [Int] = []
+        /// Recorded in the history transaction.
+        var author: String?
+        var contextName: String?
+    }
+
+    /// Inserts rows; a row with an entry in `replacing` overwrites that stored row's attributes
+    /// (and the to-ones it sets) instead. Returns each row's primary key, in order.
     ///
-    /// - Throws: ``PersistError`` naming the row's index when SQLite refuses it (a uniqueness
-    ///   index, another process having written in between); nothing is written then.
-    func batchInsert(_ entity: EntityDescription, rows: [ContiguousArray<SQLValue>], replacing: [Int: Int64]) throws -> [Int64] {
+    /// - Throws: ``PersistError`` naming the row's index when a to-one refers to a row the
+    ///   store does not hold, or SQLite refuses a row (a uniqueness index, another process
+    ///   having written in between); nothing is written then.
+    func batchInsert(_ batch: BatchInsert) throws -> [Int64] {
+        let entity = batch.entity
         var keys: [Int64] = []
-        keys.reserveCapacity(rows.count)
+        keys.reserveCapacity(batch.rows.count)
         _ = try save(origin: 0) { connection in
-            var change = StoreChange(sequence: 0, origin: 0)
-            let insert = try connection.cachedStatement(SchemaSQL.insert(for: entity))
-            let allSlots = Array(entity.columns.indices)
-            let update = try connection.cachedStatement(SchemaSQL.update(for: entity, slots: allSlots, checkVersion: false))
-            var nextKey = try firstFreeKey(entity, connection)
-            for (index, row) in rows.enumerated() {
+            var changes = BatchChanges()
+            try checkReferences(batch, connection)
+            let insert = try connection.cachedStatement(cachedSQL(.insert(ObjectIdentifier(entity))) { SchemaSQL.insert(for: entity) })
+            let firstKey = try firstFreeKey(entity, connection)
+            var nextKey = firstKey
+            for (index, row) in batch.rows.enumerated() {
                 do {
-                    if let existing = replacing[index] {
-                        update.reset()
-                        try update.bind(Array(row) + [.integer(existing)])
-                        try update.run()
+                    if let existing = batch.replacing[index] {
+                        let slots = try overwrite(existing, with: row, of: entity, connection)
                         keys.append(existing)
-                        change.updated[entity.name, default: []].append(existing)
+                        changes.update([existing], of: entity, slots: slots)
                     } else {
                         insert.rewind()
                         insert.bind(nextKey, at: 1)
                         for (slot, value) in row.enumerated() { try insert.bind(value, at: Int32(slot + 2)) }
                         try insert.run()
                         keys.append(nextKey)
-                        change.inserted[entity.name, default: []].append(nextKey)
                         nextKey += 1
                     }
                 } catch var error as PersistError {
-                    error.message = "Batch insert into \(entity.name), row at index \(index): " + error.message
+                    let requested = index < batch.requestIndex.count ? batch.requestIndex[index] : index
+                    error.message = "Batch insert into \(entity.name), row at index \(requested): " + error.message + "; nothing was written"
                     error.entity = error.entity ?? entity.name
                     throw error
                 }
             }
-            try recordHighWaterMark(entity, nextKey - 1, connection)
-            return change
+            if nextKey > firstKey {
+                try recordHighWaterMark(entity, nextKey - 1, connection)
+                changes.insert(Array(firstKey..<nextKey), of: entity)
+            }
+            return try record(changes, author: batch.author, contextName: batch.contextName, connection)
         }
         return keys
     }
 
+    /// An upsert: writes a batch row over the stored row `key`: every attribute, and the
+    /// to-ones the row sets (a row that does not name a relationship leaves the stored one
+    /// alone). Returns the slots written.
+    private func overwrite(_ key: Int64, with row: ContiguousArray<SQLValue>, of entity: EntityDescription,
+                           _ connection: SQLiteConnection) throws -> SlotSet {
+        var slots = Array(entity.attributes.indices)
+        for relationship in entity.relationships {
+            if case .foreignKey(let slot, _) = relationship.storage, slot < row.count, !row[slot].isNull { slots.append(slot) }
+        }
+        let update = try connection.cachedStatement(cachedSQL(.update(ObjectIdentifier(entity), SlotSet(slots), false)) {
+            SchemaSQL.update(for: entity, slots: slots, checkVersion: false)
+        })
+        update.reset()
+        try update.bind(slots.map { row[$0] } + [.integer(key)])
+        try update.run()
+        return SlotSet(slots)
+    }
+
+    /// Refuses a batch whose to-ones refer to rows the store does not hold (inside the
+    /// transaction: a row deleted meanwhile by another process is seen).
+    private func checkReferences(_ batch: BatchInsert, _ connection: SQLiteConnection) throws {
+        let entity = batch.entity
+        for relationship in entity.relationships {
+            guard case .foreignKey(let slot, _) = relationship.storage,
+                  let destination = model.entity(named: relationship.destinationEntityName) else { continue }
+            var referenced = Set<Int64>()
+            for row in batch.rows { if case .integer(let key) = row[slot] { referenced.insert(key) } }
+            guard !referenced.isEmpty else { continue }
+            let statement = try connection.prepare("SELECT \(SQLName.quote(SchemaSQL.primaryKey)) FROM \(SQLName.quote(destination.name)) "
+                + "WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN (SELECT value FROM json_each(?))")
+            try statement.bind([Self.jsonArray(referenced.sorted())])
+            var found = Set<Int64>()
+            while try statement.step() { found.insert(statement.int64(at: 0)) }
+            guard found.count < referenced.count else { continue }
+            for (index, row) in batch.rows.enumerated() {
+                guard case .integer(let key) = row[slot], !found.contains(key) else { continue }
+                let requested = index < batch.requestIndex.count ? batch.requestIndex[index] : index
+                throw PersistError(.constraintViolation,
+                    "Batch insert into \(entity.name), row at index \(requested): \(relationship.name) refers to "
+                    + "\(destination.name) \(key), which the store does not hold; nothing was written",
+                    entity: entity.name, attribute: relationship.name,
+                    objectIDs: [ObjectID(entityName: destination.name, storeIdentifier: identifier, key: key, isTemporary: false)])
+            }
+        }
+    }
+
     /// Sets `values` in `slots` of every row the query matches; returns their keys.
-    func batchUpdate(_ query: StoreQuery, slots: [Int], values: [SQLValue]) throws -> [Int64] {
+    func batchUpdate(_ query: StoreQuery, slots: [Int], values: [SQLValue], author: String?, contextName: String?) throws -> [Int64] {
         var keys: [Int64] = []
         _ = try save(origin: 0) { connection in
-            var change = StoreChange(sequence: 0, origin: 0)
+            var changes = BatchChanges()
             let entity = query.entity
             // The predicate's SQL numbers its parameters (?1...): the new values come after them.
             let first = query.bindings.count + 1
@@ -59,47 +123,57 @@ extension SQLiteStore {
             let statement = try connection.prepare(sql)
             try statement.bind(query.bindings + values)
             while try statement.step() { keys.append(statement.int64(at: 0)) }
-            change.updated[entity.name] = keys
-            return change
+            changes.update(keys, of: entity, slots: SlotSet(slots))
+            return try record(changes, author: author, contextName: contextName, connection)
         }
         return keys
     }
 
-    /// The keys of the rows a query matches, in key order.
-    func matchingKeys(_ query: StoreQuery) throws -> [Int64] {
-        let sql = "SELECT \(SQLName.quote(SchemaSQL.primaryKey)) FROM \(SQLName.quote(query.entity.name))"
-            + (query.whereSQL.map { " WHERE " + $0 } ?? "") + " ORDER BY \(SQLName.quote(SchemaSQL.primaryKey))"
-        return try withConnection { connection in
-            let statement = try connection.prepare(sql)
-            try statement.bind(query.bindings)
-            var keys: [Int64] = []
-            while try statement.step() { keys.append(statement.int64(at: 0)) }
-            return keys
-        }
-    }
-
-    /// Deletes rows with their delete rules, in SQL: cascades to any depth, nullifies the
-    /// references to deleted rows, and refuses (nothing deleted) when a `.deny` relationship
-    /// of a deleted row holds a row not deleted too.
+    /// Deletes the rows the query matches (only those with keys in `only`, when given) with
+    /// their delete rules, in SQL: cascades to any depth, nullifies the references to deleted
+    /// rows, and refuses (nothing deleted) when a `.deny` relationship of a deleted row holds a
+    /// row not deleted too. The rows are chosen inside the transaction.
     ///
-    /// - Returns: The deleted keys per entity (the requested rows first).
-    func batchDelete(_ entity: EntityDescription, keys: [Int64]) throws -> [String: [Int64]] {
+    /// - Returns: The deleted keys per entity.
+    func batchDelete(_ query: StoreQuery, only requested: Set<Int64>?, author: String?, contextName: String?) throws -> [String: [Int64]] {
         var deleted: [String: [Int64]] = [:]
         _ = try save(origin: 0) { connection in
-            var change = StoreChange(sequence: 0, origin: 0)
-            let doomed = try BatchDeletion.closure(of: entity, keys: keys, model: model, connection)
+            var changes = BatchChanges()
+            var keys = try Self.matchingKeys(query, connection)
+            if let requested { keys = keys.filter(requested.contains) }
+            let doomed = try BatchDeletion.closure(of: query.entity, keys: keys, model: model, connection)
             try BatchDeletion.checkDenials(doomed, model: model, connection, storeIdentifier: identifier)
-            change.updated = try BatchDeletion.nullify(doomed, model: model, connection)
+            try BatchDeletion.unlinkPartners(doomed, model: model, connection, into: &changes)
+            try BatchDeletion.nullify(doomed, model: model, connection, into: &changes)
             for (name, rows) in doomed.sorted(by: { $0.key < $1.key }) {
                 guard let doomedEntity = model.entity(named: name), !rows.isEmpty else { continue }
                 let sorted = rows.sorted()
                 try connection.singleInt("DELETE FROM \(SQLName.quote(name)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN "
                                          + "(SELECT value FROM json_each(?))", [Self.jsonArray(sorted)])
-                change.deleted[doomedEntity.name] = sorted
+                changes.delete(sorted, of: doomedEntity)
                 deleted[doomedEntity.name] = sorted
             }
-            return change
+            return try record(changes, author: author, contextName: contextName, connection)
         }
         return deleted
+    }
+
+    /// The keys of the rows a query matches, in key order, on a connection already held.
+    private static func matchingKeys(_ query: StoreQuery, _ connection: SQLiteConnection) throws -> [Int64] {
+        let sql = "SELECT \(SQLName.quote(SchemaSQL.primaryKey)) FROM \(SQLName.quote(query.entity.name))"
+            + (query.whereSQL.map { " WHERE " + $0 } ?? "") + " ORDER BY \(SQLName.quote(SchemaSQL.primaryKey))"
+        let statement = try connection.prepare(sql)
+        try statement.bind(query.bindings)
+        var keys: [Int64] = []
+        while try statement.step() { keys.append(statement.int64(at: 0)) }
+        return keys
+    }
+
+    /// Writes the batch's history record (the normal save's recording, in the same
+    /// transaction) and returns its change-log entry.
+    private func record(_ changes: BatchChanges, author: String?, contextName: String?,
+                        _ connection: SQLiteConnection) throws -> StoreChange {
+        let id = try recordHistory(changes.history, author: author, contextName: contextName, connection)
+        return changes.storeChange(historyID: id)
     }
 }

@@ -121,7 +121,7 @@ extension StoreHistoryChanges {
 
     /// The key names of changed slots, in slot order, each once (an ordered to-one's position
     /// column reports under its relationship's name).
-    private static func names(_ slots: [Int], of entity: EntityDescription) -> [String] {
+    static func names(_ slots: [Int], of entity: EntityDescription) -> [String] {
         var seen = Set<String>()
         return slots.sorted().compactMap { entity.keyName(forSlot: $0) }.filter { seen.insert($0).inserted }
     }

@@ -1,0 +1,92 @@
+/// Fetching keys instead of objects: a batched fetch and a batched results controller hold a
+/// key per saved row and make objects only for the rows read.
+extension ManagedObjectContext {
+    /// Hands `body` the rows a plan matches, in order: each saved row as its key (with its sort
+    /// values when `sortValues`, else an empty array) and a nil object, each of this context's
+    /// pending objects that matches now as itself (key 0). The rows are the ones
+    /// ``fetchObjects(_:includesPendingChanges:)`` returns, windowed by the plan's limit and offset.
+    ///
+    /// Saved rows are never made into objects: memory stays with the caller's use of the keys.
+    func forEachKeyedRow(_ plan: FetchPlan, includesPendingChanges: Bool, sortValues: Bool,
+                         _ body: (_ key: Int64, _ values: ContiguousArray<SQLValue>, _ pending: ManagedObject?) throws -> Void) throws {
+        let pending = includesPendingChanges ? try pendingObjects(for: plan) : PendingObjects()
+        guard !pending.inserted.isEmpty || !pending.changedOrDeleted.isEmpty else {
+            try store.readKeys(plan.query, limit: plan.limit, offset: plan.offset, sortValues: sortValues) { key, values in
+                try body(key, values, nil)
+            }
+            return
+        }
+        // Saved rows by their committed values, minus the objects changed here, merged with the
+        // pending objects that match now; enough rows to fill the window after exclusions.
+        let excluded = Set(pending.changedOrDeleted.map(\.tiebreakKey))
+        let extra = (pending.inserted + pending.changedOrDeleted.filter { !$0.deletedFlag })
+            .filter(plan.matches)
+            .sorted(by: plan.areInIncreasingOrder)
+        // Read now: the store's lock is held while rows are handed over (a sort through a
+        // to-one may read the store).
+        let extraValues = extra.map { object in ContiguousArray(plan.sorts.map { $0.value(of: object) }) }
+        let window = plan.limit > 0 ? plan.offset + plan.limit + excluded.count : 0
+        var position = 0
+        func emit(_ key: Int64, _ values: ContiguousArray<SQLValue>, _ object: ManagedObject?) throws {
+            defer { position += 1 }
+            guard position >= plan.offset, plan.limit == 0 || position < plan.offset + plan.limit else { return }
+            try body(key, values, object)
+        }
+        var next = 0
+        let none = ContiguousArray<SQLValue>()
+        try store.readKeys(plan.query, limit: window, offset: 0, sortValues: sortValues || !extra.isEmpty) { key, values in
+            if excluded.contains(key) { return }
+            while next < extra.count, plan.sorts(extra[next], extraValues[next], before: key, values) {
+                try emit(0, none, extra[next])
+                next += 1
+            }
+            try emit(key, sortValues ? values : none, nil)
+        }
+        while next < extra.count {
+            try emit(0, none, extra[next])
+            next += 1
+        }
+    }
+
+    /// The saved objects with `keys`, in that order (the missing ones read in one query); a row
+    /// gone since the keys were read is a detached stand-in that reports `isDeleted`.
+    func objects(of entity: EntityDescription, keys: [Int64]) -> [ManagedObject] {
+        let found = resolve(keys, in: entity)
+        if found.count == keys.count { return found }
+        var byKey: [Int64: ManagedObject] = [:]
+        for object in found { byKey[object.objectID.key] = object }
+        return keys.map { byKey[$0] ?? deletedStandIn(entity, key: $0) }
+    }
+
+    /// The object this context holds for a saved row, if it holds one.
+    func registeredObject(of entity: EntityDescription, key: Int64) -> ManagedObject? {
+        registered[ObjectIdentifier(entity)]?.byKey[key]
+    }
+
+    /// A detached object for a row deleted elsewhere that this context never held: it reports
+    /// `isDeleted` and has the row's ID, and nothing else.
+    func deletedStandIn(_ entity: EntityDescription, key: Int64) -> ManagedObject {
+        let gone = entity.objectClass.init(entity: entity, insertInto: nil)
+        gone.objectID = savedObjectID(entity, key: key)
+        gone.deletedFlag = true
+        return gone
+    }
+
+    func savedObjectID(_ entity: EntityDescription, key: Int64) -> ObjectID {
+        ObjectID(entityName: entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
+    }
+}
+
+extension ManagedObjectContext.FetchPlan {
+    /// Whether `object` (whose sort values are `objectValues`) sorts before the saved row `key`
+    /// whose sort values are `values`.
+    func sorts(_ object: ManagedObject, _ objectValues: ContiguousArray<SQLValue>, before key: Int64,
+               _ values: ContiguousArray<SQLValue>) -> Bool {
+        for (index, sort) in sorts.enumerated() where index < values.count && index < objectValues.count {
+            let order = sort.compare(objectValues[index], values[index])
+            if order != 0 { return order < 0 }
+        }
+        // Ties: saved objects by key, unsaved ones after every saved one.
+        return !object.tiebreakIsTemporary && object.tiebreakKey < key
+    }
+}

@@ -1,0 +1,59 @@
+/// Reading the rows of a batched controller (its request has a `fetchBatchSize`): the rows hold
+/// saved objects' keys, and objects are made a batch at a time, as a batched fetch makes them.
+extension FetchedResultsController {
+    /// The object of the row at a flat position: the one the row holds, the context's object
+    /// for its key, or one made now with the rest of its batch.
+    func rowObject(_ position: Int) -> ManagedObject {
+        let entry = core.rows[position]
+        if let held = entry.held { return held }
+        let entity = rowEntity
+        if let object = context.registeredObject(of: entity, key: entry.savedKey) { return object }
+        let size = max(1, fetchRequest.fetchBatchSize)
+        let start = position / size * size
+        let batch = core.rows[start..<min(core.rows.count, start + size)]
+        let objects = self.objects(of: batch)
+        try? context.prefetch(batchPrefetching, for: objects.filter { !$0.deletedFlag })
+        recentBatches.append(objects)
+        if recentBatches.count > 2 { recentBatches.removeFirst() }
+        return objects[position - start]
+    }
+
+    /// The ID of the object in the row at a flat position, without making the object.
+    func rowObjectID(_ position: Int) -> ObjectID {
+        let entry = core.rows[position]
+        return entry.held?.objectID ?? context.savedObjectID(rowEntity, key: entry.savedKey)
+    }
+
+    /// The objects of some rows, in order; the ones the context does not hold are read in one
+    /// query per 500 (a row deleted since is a stand-in that reports `isDeleted`).
+    func objects(of entries: ArraySlice<ResultsEntry>) -> [ManagedObject] {
+        let entity = rowEntity
+        var result: [ManagedObject?] = []
+        result.reserveCapacity(entries.count)
+        var missing: [Int64] = [], missingAt: [Int] = []
+        for entry in entries {
+            if let object = entry.held ?? context.registeredObject(of: entity, key: entry.savedKey) {
+                result.append(object)
+            } else {
+                missing.append(entry.savedKey)
+                missingAt.append(result.count)
+                result.append(nil)
+            }
+        }
+        for (offset, object) in context.objects(of: entity, keys: missing).enumerated() where offset < missingAt.count {
+            result[missingAt[offset]] = object
+        }
+        return result.map { $0 ?? context.deletedStandIn(entity, key: 0) }
+    }
+
+    /// The entity of the rows (rows exist only after a fetch resolved it; a stand-in entity of
+    /// `Result`'s class before).
+    private var rowEntity: EntityDescription { plan?.entity ?? ManagedObject.invalidEntity(for: Result.self) }
+
+    /// The object that was in an old row, for a delegate told of its deletion.
+    func leavingObject(_ entry: ResultsEntry) -> ManagedObject {
+        if let held = entry.held { return held }
+        let entity = rowEntity
+        return context.registeredObject(of: entity, key: entry.savedKey) ?? context.deletedStandIn(entity, key: entry.savedKey)
+    }
+}
