@@ -9,6 +9,9 @@ let usage = """
       --only W         run only these workloads: \(Workload.allCases.map(\.rawValue).joined(separator: ", "))
       --variant V      run only these variants: \(Variant.allCases.map(\.rawValue).joined(separator: ", "))
       --rounds N       measured rounds (after one warm-up)
+      --scale          also print the scale table: fetch, controller-one-change and insert at
+                       10,000 / 100,000 / 1,000,000 objects (1,000 / 10,000 with --quick)
+      --scale-only     print the scale table only
       --profile-reference
                        for callgrind (--collect-atstart=no): count controller-catch-up's fresh
                        performFetch instead of its catch-up
@@ -21,6 +24,8 @@ struct Options {
     var variants = Variant.allCases
     var rounds: Int?
     var profileReference = false
+    var scale = false
+    var scaleOnly = false
     var child: String?
     var database: String?
 }
@@ -50,6 +55,8 @@ func parseOptions(_ arguments: [String]) throws -> Options {
             guard let rounds = Int(try value(argument)), rounds >= 1 else { throw BenchError("--rounds needs a positive number") }
             options.rounds = rounds
         case "--profile-reference": options.profileReference = true
+        case "--scale": options.scale = true
+        case "--scale-only": options.scale = true; options.scaleOnly = true
         case "--child": options.child = try value(argument)
         case "--db": options.database = try value(argument)
         case "-h", "--help":
@@ -86,7 +93,7 @@ func run() throws {
         + "variants \(options.variants.map(\.rawValue).joined(separator: ", "))")
 
     var rows: [ResultRow] = []
-    for workload in options.workloads {
+    for workload in options.workloads where !options.scaleOnly {
         let workloadStart = now()
         let row: ResultRow
         if workload == .iterate {
@@ -112,7 +119,12 @@ func run() throws {
         log("  \(workload.rawValue): \(summary)\(relative)  [\(String(format: "%.1f", ms(workloadStart, now()) / 1000)) s]")
     }
 
-    print(markdownTable(rows, variants: options.variants))
+    if !options.scaleOnly { print(markdownTable(rows, variants: options.variants)) }
+    if options.scale {
+        let scaleRows = try runScale(config: config, variants: options.variants, quick: options.quick)
+        print(scaleTable(scaleRows, variants: options.variants))
+        rows += scaleRows
+    }
     if let path = options.jsonPath {
         try jsonReport(rows).write(toFile: path, atomically: true, encoding: .utf8)
     }
