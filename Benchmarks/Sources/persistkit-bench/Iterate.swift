@@ -75,6 +75,18 @@ private func populatePersistKitStore(_ url: URL, tasks: [TaskData], model: Manag
     try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 }
 
+/// Writes the store `iterate-1m` iterates (`--child make-iterate-store --db PATH`, PersistKit's
+/// schema with `--variant persistkit`, else the plain one), to profile one child by hand.
+func makeIterateStore(_ url: URL, count: Int, persistKit: Bool) throws {
+    let tasks = DataSet.tasks(count: count, seed: 1_000_000)
+    if persistKit {
+        try populatePersistKitStore(url, tasks: tasks, model: try PersistKitBench.makeModel())
+    } else {
+        try RawDatabase.populate(url: url, tasks: tasks)
+        try RawDatabase(url: url).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}
+
 /// The path of this executable, to start children.
 private func executableURL() -> URL {
     if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {

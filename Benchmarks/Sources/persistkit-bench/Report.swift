@@ -33,7 +33,7 @@ struct Goal {
 
     var text: String {
         switch kind {
-        case .ratioToRaw(let ratio): return "≤ \(String(format: "%.1f", ratio))x raw"
+        case .ratioToRaw(let ratio): return "≤ \(formatRatio(ratio))x raw"
         case .milliseconds(let limit): return "< \(formatNumber(limit)) ms"
         case .fractionBelow(let limit): return "< \(formatNumber(limit)) of the save"
         case .speedupAtLeast(let limit): return "≥ \(String(format: "%.1f", limit))x one task"
@@ -75,6 +75,11 @@ struct Goal {
             return referenceRatio(row).map { $0 <= limit }
         }
     }
+}
+
+/// A goal's ratio with one decimal, or two when it needs them (1.5, 1.25).
+private func formatRatio(_ ratio: Double) -> String {
+    (ratio * 10).rounded() == ratio * 10 ? String(format: "%.1f", ratio) : String(format: "%.2f", ratio)
 }
 
 /// `iterate-1m`'s goal for PersistKit's peak resident memory (issue 13).

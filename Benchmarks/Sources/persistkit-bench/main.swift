@@ -76,6 +76,12 @@ func run() throws {
     let options = try parseOptions(Array(CommandLine.arguments.dropFirst()))
 
     if let child = options.child {
+        if child == "make-iterate-store", let path = options.database {
+            // For profiling the child (callgrind cannot follow this binary's own child processes).
+            let config = options.quick ? Config.quick : Config.full
+            try makeIterateStore(URL(fileURLWithPath: path), count: config.iterateCount, persistKit: options.variants == [.persistkit])
+            return
+        }
         guard child == "iterate", options.variants.count == 1, let path = options.database else {
             throw BenchError("--child iterate needs one --variant and --db")
         }

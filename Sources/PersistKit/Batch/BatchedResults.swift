@@ -44,7 +44,7 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
         if let cached = recent.first(where: { $0.batch == batch }) {
             return unsafeDowncast(cached.objects[position - batch * batchSize], to: Result.self)
         }
-        let made = context.batch(of: entity, keys: Array(keys[(batch * batchSize)..<Swift.min(keys.count, (batch + 1) * batchSize)]))
+        let made = context.batch(of: entity, keys: keys[(batch * batchSize)..<Swift.min(keys.count, (batch + 1) * batchSize)])
         recent.append((batch, made))
         if recent.count > 2 { recent.removeFirst() }
         return unsafeDowncast(made[position - batch * batchSize], to: Result.self)

@@ -30,7 +30,9 @@ extension ManagedObjectContext {
 
     /// The objects with `keys`, in that order (one query); a row gone since is skipped over by
     /// a deleted stand-in that reports `isDeleted`.
-    func batch(of entity: EntityDescription, keys: [Int64]) -> [ManagedObject] {
+    func batch(of entity: EntityDescription, keys: ArraySlice<Int64>) -> [ManagedObject] {
+        if let made = ascendingBatch(of: entity, keys: keys) { return made }
+        let keys = Array(keys)
         let found = resolve(keys, in: entity)
         if found.count == keys.count { return found }
         var byKey: [Int64: ManagedObject] = [:]
@@ -43,6 +45,29 @@ extension ManagedObjectContext {
             gone.deletedFlag = true
             return gone
         }
+    }
+
+    /// The objects with `keys` when the keys ascend (a fetch in primary-key order, the common
+    /// way to walk a big table): the read returns the rows in the keys' order, so each object is
+    /// made as its row arrives, with no lookup table. Nil when the keys do not ascend or a row
+    /// is gone (the general path makes the stand-ins).
+    private func ascendingBatch(of entity: EntityDescription, keys: ArraySlice<Int64>) -> [ManagedObject]? {
+        var previous = Int64.min
+        for key in keys {
+            guard key > previous else { return nil }
+            previous = key
+        }
+        let objects = entityObjects(entity)
+        var made: [ManagedObject] = []
+        made.reserveCapacity(keys.count)
+        do {
+            try store.read(entity, keys: Array(keys)) { key, version, decode in
+                made.append(try materialize(key: key, version: version, decode, entity: entity, objects: objects))
+            }
+        } catch {
+            return nil
+        }
+        return made.count == keys.count ? made : nil
     }
 
     func savedObjectID(_ entity: EntityDescription, key: Int64) -> ObjectID {
