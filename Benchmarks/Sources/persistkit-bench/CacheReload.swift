@@ -77,14 +77,51 @@ private func persistKitCacheReload(_ env: Environment) throws -> Subject {
     }
     load(round: -1)
     try context.save()
+    var deletes: [Double] = []
     return Subject(.persistkit, round: { round in
+        var deleted: UInt64 = 0
+        let started = now()
         let elapsed = try time {
             try context.execute(BatchDeleteRequest<CacheBucket>())
+            deleted = now()
             load(round: round)
             try context.save()
         }
+        if round > 0 { deletes.append(ms(started, deleted)) }
         return ([elapsed], try cacheCheck(url))
-    }, teardown: { _ = container; env.directories.remove(url) })
+    }, teardown: {
+        log("    persistkit: of which the BatchDeleteRequest (cascade included) \(median(deletes).map(formatNumber) ?? "n/a") ms; "
+            + "deleting in the context instead: \((try? contextDeleteReload(env)).map(formatNumber) ?? "failed") ms")
+        _ = container
+        env.directories.remove(url)
+    })
+}
+
+/// The same reload with the deletes made in the context (fetch the buckets, delete them, the
+/// cascade done by the context) and one save: the median of 3 rounds, to compare.
+private func contextDeleteReload(_ env: Environment) throws -> Double? {
+    let url = try env.directories.newStoreURL("persistkit-cache-reload-context")
+    defer { env.directories.remove(url) }
+    let container = try PersistKitBench.openContainer(url, model: try ManagedObjectModel(entities: [CacheBucket.self, CacheContact.self]))
+    let context = container.newContext()
+    var samples: [Double] = []
+    for round in -1..<3 {
+        let started = now()
+        for bucket in try context.fetch(FetchRequest<CacheBucket>()) { context.delete(bucket) }
+        for b in 0..<CacheData.buckets {
+            let bucket = CacheBucket(context: context)
+            bucket.name = CacheData.bucketName(b, round: round)
+            for c in 0..<CacheData.contactsPerBucket {
+                let contact = CacheContact(context: context)
+                contact.name = CacheData.contactName(c, bucket: b, round: round)
+                contact.email = CacheData.email(c, bucket: b)
+                contact.bucket = bucket
+            }
+        }
+        try context.save()
+        if round >= 0 { samples.append(ms(started, now())) }
+    }
+    return median(samples)
 }
 
 /// The check, read with SQL from PersistKit's tables (named after the entities).

@@ -111,7 +111,8 @@ func run() throws {
             for variant in options.variants {
                 if let subject = try makeSubject(workload, variant, env: env) { subjects.append(subject) }
             }
-            let n = workload == .readDuringWrite ? config.readDuringWriteCount : config.objectCount
+            let n = workload == .readDuringWrite ? config.readDuringWriteCount
+                : workload == .cacheReload ? CacheData.buckets * CacheData.contactsPerBucket : config.objectCount
             row = try measure(workload, n: n, subjects: subjects, rounds: config.rounds)
         }
         rows.append(row)
