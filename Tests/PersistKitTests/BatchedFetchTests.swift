@@ -103,4 +103,22 @@ final class BatchedFetchTests: XCTestCase {
         XCTAssertEqual((200..<300).compactMap { controller.object(at: IndexPath(item: $0, section: 0))?.project?.name }.count, 100)
         XCTAssertEqual(reader.store.readsRun - before, 0, "the controller's batch came with its projects")
     }
+
+    func testRowsDeletedElsewhereAfterTheKeysWereReadAreDeletedStandIns() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeGraphContainer(directory)
+        let context = container.newContext()
+        try context.execute(BatchInsertRequest<GTask>(objects: (0..<30).map { ["title": "t\($0)"] }))
+        var request = FetchRequest<GTask>()   // primary-key order: each batch's keys ascend
+        request.fetchBatchSize = 10
+        let batched = try context.fetchBatched(request)
+        let gone = batched.objectID(at: 14)
+        try container.newContext().execute(BatchDeleteRequest<GTask>(objectIDs: [gone]))
+        XCTAssertEqual(batched.map(\.title).enumerated().filter { $0.offset != 14 }.map(\.element),
+                       (0..<30).filter { $0 != 14 }.map { "t\($0)" })
+        XCTAssertTrue(batched[14].isDeleted)
+        XCTAssertEqual(batched[14].objectID, gone)
+        XCTAssertFalse(batched[15].isDeleted)
+        XCTAssertTrue(batched[3] === batched[3], "a batch held is not read again")
+    }
 }

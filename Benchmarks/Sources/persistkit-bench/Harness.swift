@@ -34,6 +34,10 @@ enum Workload: String, CaseIterable {
     case count
     case prefetch
     case relink
+    case batchInsert = "batch-insert"
+    case batchUpdate = "batch-update"
+    case batchDelete = "batch-delete"
+    case cacheReload = "cache-reload"
     case controllerOneChange = "controller-one-change"
     case controllerBatch = "controller-1000-changes"
     case controllerCatchUp = "controller-catch-up"
@@ -67,6 +71,9 @@ struct Config {
     var oneChangesPerRoundGRDB: Int
     /// Objects the save of `read-during-write` inserts.
     var readDuringWriteCount: Int
+    /// Whether `controller-one-change` also logs its `performFetch()` beside a plain fetch
+    /// (off in the scale runs: ten fetches of a million objects).
+    var comparesPerformFetch = true
     /// For `controller-catch-up`: mark the fresh `performFetch()` it is compared with as the
     /// region callgrind counts, instead of the catch-up (`--profile-reference`).
     var profileReference = false

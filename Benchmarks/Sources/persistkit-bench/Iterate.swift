@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
+import PersistKit
 
 // `iterate-1m`: peak memory of a run that iterates every row of a large table. VmHWM cannot be
 // reset, so each run is a child process of this binary (`--child iterate --variant V --db PATH`)
-// that reports its time and its VmHWM as one line of JSON.
+// that reports its time and its VmHWM as one line of JSON. PersistKit iterates a store of its own
+// schema holding the same rows, with `fetchBatched` (batch size 500).
 
 /// The child's side: iterates every row of `url` with `variant`, prints `{"ms", "peak_mb", "check"}`.
 func runIterateChild(variant: Variant, url: URL) throws {
@@ -33,10 +35,56 @@ func runIterateChild(variant: Variant, url: URL) throws {
             }
         }
     case .persistkit:
-        throw BenchError("PersistKit has no batched fetching yet: iterate-1m does not apply")
+        // A batched fetch in primary-key order: the keys up front, objects 500 at a time,
+        // every attribute read, earlier batches let go.
+        let container = try PersistKitBench.openContainer(url, model: try PersistKitBench.makeModel())
+        let context = container.newContext()
+        var request = PersistKitBench.allRequest
+        request.fetchBatchSize = iterateBatchSize
+        elapsed = try time {
+            let tasks = try context.fetchBatched(request)
+            for task in tasks { digest.add(task) }
+        }
     }
     let peak = peakResidentMegabytes() ?? -1
     print("{\"ms\": \(elapsed), \"peak_mb\": \(peak), \"check\": \"\(digest.count)/\(digest.value)\"}")
+}
+
+/// The batch size PersistKit's `iterate-1m` fetches with.
+let iterateBatchSize = 500
+
+/// A PersistKit store holding `tasks` (the plain store's rows, the same keys), written with SQL
+/// into the schema PersistKit made: setup, not timed, and no million objects in this process.
+private func populatePersistKitStore(_ url: URL, tasks: [TaskData], model: ManagedObjectModel) throws {
+    _ = try PersistKitBench.openContainer(url, model: model)
+    let db = try RawDatabase(url: url)
+    let insert = try db.prepare("INSERT INTO \"Task\" (\"_pk\", \"_version\", \"name\", \"notes\", \"due\", \"isComplete\") "
+                                + "VALUES (?, 1, ?, ?, ?, ?)")
+    try db.execute("BEGIN IMMEDIATE")
+    for (index, task) in tasks.enumerated() {
+        insert.reset()
+        insert.bind(Int64(index + 1), at: 1)
+        insert.bind(task.name, at: 2)
+        insert.bind(task.notes, at: 3)
+        // PersistKit stores a Date as seconds since 2001: convert as `Date` does.
+        insert.bind(task.due.map { Date(timeIntervalSince1970: $0).timeIntervalSinceReferenceDate }, at: 4)
+        insert.bind(task.isComplete, at: 5)
+        try insert.stepDone()
+    }
+    try db.execute("COMMIT")
+    try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+}
+
+/// Writes the store `iterate-1m` iterates (`--child make-iterate-store --db PATH`, PersistKit's
+/// schema with `--variant persistkit`, else the plain one), to profile one child by hand.
+func makeIterateStore(_ url: URL, count: Int, persistKit: Bool) throws {
+    let tasks = DataSet.tasks(count: count, seed: 1_000_000)
+    if persistKit {
+        try populatePersistKitStore(url, tasks: tasks, model: try PersistKitBench.makeModel())
+    } else {
+        try RawDatabase.populate(url: url, tasks: tasks)
+        try RawDatabase(url: url).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
 }
 
 /// The path of this executable, to start children.
@@ -71,18 +119,23 @@ private func runChild(variant: Variant, url: URL) throws -> (ms: Double, peak: D
 func runIterate(env: Environment, variants: [Variant]) throws -> ResultRow {
     let count = env.config.iterateCount
     let url = try env.directories.newStoreURL("iterate")
-    defer { env.directories.remove(url) }
+    let persistKitURL = try env.directories.newStoreURL("iterate-persistkit")
+    defer {
+        env.directories.remove(url)
+        env.directories.remove(persistKitURL)
+    }
     do {
         let tasks = count == env.tasks.count ? env.tasks : DataSet.tasks(count: count, seed: 1_000_000)
         try RawDatabase.populate(url: url, tasks: tasks)
         let db = try RawDatabase(url: url)
         try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        if variants.contains(.persistkit) { try populatePersistKitStore(persistKitURL, tasks: tasks, model: env.model) }
     }
     final class Peaks { var values: [Variant: [Double]] = [:] }
     let peaks = Peaks()
-    let subjects = variants.filter { $0 != .persistkit }.map { variant in
+    let subjects = variants.map { variant in
         Subject(variant) { round in
-            let result = try runChild(variant: variant, url: url)
+            let result = try runChild(variant: variant, url: variant == .persistkit ? persistKitURL : url)
             if round > 0 { peaks.values[variant, default: []].append(result.peak) }
             return ([result.ms], result.check)
         }

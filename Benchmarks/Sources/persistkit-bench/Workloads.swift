@@ -33,6 +33,11 @@ func makeSubject(_ workload: Workload, _ variant: Variant, env: Environment) thr
 
     case (.prefetch, _), (.relink, _): return try makeGraphSubject(workload, variant, env: env)
 
+    case (.batchInsert, .raw): return try rawInsert(env)   // the same statements as `insert`
+    case (.batchInsert, .grdb): return try grdbInsert(env, records: false)
+    case (.batchInsert, _), (.batchUpdate, _), (.batchDelete, _): return try makeBatchSubject(workload, variant, env: env)
+    case (.cacheReload, _): return try makeCacheReloadSubject(variant, env: env)
+
     case (.controllerOneChange, .persistkit): return try persistKitController(env, batch: false)
     case (.controllerBatch, .persistkit): return try persistKitController(env, batch: true)
     case (.controllerOneChange, .grdb), (.controllerBatch, .grdb):
@@ -51,7 +56,6 @@ func makeSubject(_ workload: Workload, _ variant: Variant, env: Environment) thr
     case (.parallelRead, .grdb): return try grdbParallelRead(env)
     case (.readDuringWrite, _), (.parallelRead, _): return nil   // PersistKit beside GRDB's DatabasePool
 
-    case (.iterate, .persistkit): return nil   // no batched fetching in PersistKit yet
     case (.iterate, _): return nil             // built by runIterate (child processes)
     case (.migrate, _): return nil             // built by runMigrate (a fresh store copy per round)
     }

@@ -9,6 +9,9 @@ let usage = """
       --only W         run only these workloads: \(Workload.allCases.map(\.rawValue).joined(separator: ", "))
       --variant V      run only these variants: \(Variant.allCases.map(\.rawValue).joined(separator: ", "))
       --rounds N       measured rounds (after one warm-up)
+      --scale          also print the scale table: fetch, controller-one-change and insert at
+                       10,000 / 100,000 / 1,000,000 objects (1,000 / 10,000 with --quick)
+      --scale-only     print the scale table only
       --profile-reference
                        for callgrind (--collect-atstart=no): count controller-catch-up's fresh
                        performFetch instead of its catch-up
@@ -21,6 +24,8 @@ struct Options {
     var variants = Variant.allCases
     var rounds: Int?
     var profileReference = false
+    var scale = false
+    var scaleOnly = false
     var child: String?
     var database: String?
 }
@@ -50,6 +55,8 @@ func parseOptions(_ arguments: [String]) throws -> Options {
             guard let rounds = Int(try value(argument)), rounds >= 1 else { throw BenchError("--rounds needs a positive number") }
             options.rounds = rounds
         case "--profile-reference": options.profileReference = true
+        case "--scale": options.scale = true
+        case "--scale-only": options.scale = true; options.scaleOnly = true
         case "--child": options.child = try value(argument)
         case "--db": options.database = try value(argument)
         case "-h", "--help":
@@ -69,6 +76,12 @@ func run() throws {
     let options = try parseOptions(Array(CommandLine.arguments.dropFirst()))
 
     if let child = options.child {
+        if child == "make-iterate-store", let path = options.database {
+            // For profiling the child (callgrind cannot follow this binary's own child processes).
+            let config = options.quick ? Config.quick : Config.full
+            try makeIterateStore(URL(fileURLWithPath: path), count: config.iterateCount, persistKit: options.variants == [.persistkit])
+            return
+        }
         guard child == "iterate", options.variants.count == 1, let path = options.database else {
             throw BenchError("--child iterate needs one --variant and --db")
         }
@@ -86,7 +99,7 @@ func run() throws {
         + "variants \(options.variants.map(\.rawValue).joined(separator: ", "))")
 
     var rows: [ResultRow] = []
-    for workload in options.workloads {
+    for workload in options.workloads where !options.scaleOnly {
         let workloadStart = now()
         let row: ResultRow
         if workload == .iterate {
@@ -98,7 +111,8 @@ func run() throws {
             for variant in options.variants {
                 if let subject = try makeSubject(workload, variant, env: env) { subjects.append(subject) }
             }
-            let n = workload == .readDuringWrite ? config.readDuringWriteCount : config.objectCount
+            let n = workload == .readDuringWrite ? config.readDuringWriteCount
+                : workload == .cacheReload ? CacheData.buckets * CacheData.contactsPerBucket : config.objectCount
             row = try measure(workload, n: n, subjects: subjects, rounds: config.rounds)
         }
         rows.append(row)
@@ -112,7 +126,12 @@ func run() throws {
         log("  \(workload.rawValue): \(summary)\(relative)  [\(String(format: "%.1f", ms(workloadStart, now()) / 1000)) s]")
     }
 
-    print(markdownTable(rows, variants: options.variants))
+    if !options.scaleOnly { print(markdownTable(rows, variants: options.variants)) }
+    if options.scale {
+        let scaleRows = try runScale(config: config, variants: options.variants, quick: options.quick)
+        print(scaleTable(scaleRows, variants: options.variants))
+        rows += scaleRows
+    }
     if let path = options.jsonPath {
         try jsonReport(rows).write(toFile: path, atomically: true, encoding: .utf8)
     }

@@ -33,4 +33,27 @@ extension ManagedObjectContext {
         return BatchedResults(context: self, entity: plan.entity, keys: keys, pending: pending, batchSize: batchSize,
                               prefetching: prefetching)
     }
+
+    /// The objects with `keys` when the keys ascend (a fetch in primary-key order, the common
+    /// way to walk a big table): the read returns the rows in the keys' order, so each object is
+    /// made as its row arrives, with no lookup table. Nil when the keys do not ascend or a row
+    /// is gone (the general path makes the stand-ins).
+    func ascendingBatch(of entity: EntityDescription, keys: [Int64]) -> [ManagedObject]? {
+        var previous = Int64.min
+        for key in keys {
+            guard key > previous else { return nil }
+            previous = key
+        }
+        let objects = entityObjects(entity)
+        var made: [ManagedObject] = []
+        made.reserveCapacity(keys.count)
+        do {
+            try store.read(entity, keys: keys) { key, version, decode in
+                made.append(try materialize(key: key, version: version, decode, entity: entity, objects: objects))
+            }
+        } catch {
+            return nil
+        }
+        return made.count == keys.count ? made : nil
+    }
 }

@@ -51,6 +51,7 @@ extension ManagedObjectContext {
     /// The saved objects with `keys`, in that order (the missing ones read in one query); a row
     /// gone since the keys were read is a detached stand-in that reports `isDeleted`.
     func objects(of entity: EntityDescription, keys: [Int64]) -> [ManagedObject] {
+        if let made = ascendingBatch(of: entity, keys: keys) { return made }
         let found = resolve(keys, in: entity)
         if found.count == keys.count { return found }
         var byKey: [Int64: ManagedObject] = [:]
