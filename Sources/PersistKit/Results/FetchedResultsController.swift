@@ -51,6 +51,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
     private let sectionKeyError: PersistError?
     /// The resolved request, set by the first successful ``performFetch()``.
     private(set) var plan: ManagedObjectContext.FetchPlan?
+    /// What the predicate and sorts read through relationships: changes to those related
+    /// objects (a renamed project) make their objects candidates too.
+    private(set) var relatedPaths: [ManagedObjectContext.RelationshipPath] = []
     /// The sorted rows and their sections.
     var core = ResultsRows(sorts: [], sectioned: false)
     /// ``sections`` as last built; nil when the rows changed since.
@@ -71,14 +74,15 @@ public final class FetchedResultsController<Result: ManagedObject> {
     }
 
     /// A controller with a section per value of the attribute `sectionNameKeyPath` names,
-    /// which must be the first sort descriptor's attribute.
+    /// which must be the first sort descriptor's attribute; through to-ones, a related
+    /// object's attribute (`\.project?.name`: a section per project name, "" for none).
     public init<Value: AttributeValue>(fetchRequest: FetchRequest<Result>, context: ManagedObjectContext,
                                        sectionNameKeyPath: KeyPath<Result, Value>) {
         self.fetchRequest = fetchRequest
         self.context = context
-        switch FetchPredicate<Result>.attributeName(sectionNameKeyPath) {
-        case .success(let attribute):
-            sectionNameKey = attribute.name
+        switch FetchPredicate<Result>.attributeKey(sectionNameKeyPath) {
+        case .success(let (key, _)):
+            sectionNameKey = key
             sectionKeyError = nil
         case .failure(let error):
             sectionNameKey = "\(sectionNameKeyPath)"
@@ -86,7 +90,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
     }
 
-    /// A controller with sections by an attribute named by a string (for document models).
+    /// A controller with sections by an attribute named by a string (for document models), or
+    /// by a key path through to-ones (`"project.name"`).
     public init(fetchRequest: FetchRequest<Result>, context: ManagedObjectContext, sectionNameKey: String?) {
         self.fetchRequest = fetchRequest
         self.context = context
@@ -123,6 +128,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
         let prefetching = try context.prefetchSteps(fetchRequest.relationshipKeyPathsForPrefetching, entity: plan.entity)
         let objects = try context.fetchObjects(plan, includesPendingChanges: fetchRequest.includesPendingChanges)
         try context.prefetch(prefetching, for: objects)
+        relatedPaths = try context.relatedPaths(predicate: fetchRequest.predicate?.node, sorts: plan.sorts, entity: plan.entity)
         self.plan = plan
         core = ResultsRows(sorts: plan.sorts, sectioned: sectionNameKey != nil)
         core.reset(objects)

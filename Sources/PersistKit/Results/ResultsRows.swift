@@ -37,7 +37,7 @@ final class ResultsRows {
 
     /// Whether a placed object's current values still have the keys it was placed by.
     func keepsItsPlace(_ object: ManagedObject) -> Bool {
-        placed[ObjectIdentifier(object)]?.keysMatch(object.storage, sorts: sorts) ?? false
+        placed[ObjectIdentifier(object)]?.keysMatch(object, sorts: sorts) ?? false
     }
 
     /// Replaces every row (after a fetch).

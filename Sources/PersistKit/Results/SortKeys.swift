@@ -14,12 +14,20 @@ final class ResultsEntry {
         self.object = object
         let storage = object.storage
         func value(_ index: Int) -> SQLValue {
-            index < sorts.count && sorts[index].slot < storage.count ? storage[sorts[index].slot] : .null
+            index < sorts.count ? ResultsEntry.value(of: sorts[index], object, storage) : .null
         }
         k0 = value(0)
         k1 = value(1)
         k2 = value(2)
         more = sorts.count > 3 ? (3..<sorts.count).map(value) : nil
+    }
+
+    /// What a sort reads from an object: an attribute straight from its storage, a key path
+    /// through to-ones (`project.name`) from the related object as it is now.
+    @inline(__always)
+    static func value(of sort: ResolvedSort, _ object: ManagedObject, _ storage: ContiguousArray<SQLValue>) -> SQLValue {
+        if sort.slot < storage.count { return storage[sort.slot] }
+        return sort.hops.isEmpty ? .null : sort.value(of: object)
     }
 
     /// The `index`th sort key's value.
@@ -33,11 +41,19 @@ final class ResultsEntry {
         }
     }
 
-    /// Whether the object's current values still have the keys it was placed by.
-    func keysMatch(_ storage: ContiguousArray<SQLValue>, sorts: [ResolvedSort]) -> Bool {
-        for (index, sort) in sorts.enumerated() where sort.slot < storage.count {
-            if !SQLValue.identical(key(index), storage[sort.slot]) { return false }
+    /// Whether the object's current values (through its to-ones, for a sort by a related
+    /// object's attribute) still have the keys it was placed by.
+    func keysMatch(_ object: ManagedObject, sorts: [ResolvedSort]) -> Bool {
+        let storage = object.storage
+        for (index, sort) in sorts.enumerated() where !SQLValue.identical(key(index), ResultsEntry.value(of: sort, object, storage)) {
+            return false
         }
+        return true
+    }
+
+    /// Whether two entries were placed by the same keys.
+    func keysMatch(_ other: ResultsEntry, count: Int) -> Bool {
+        for index in 0..<count where !SQLValue.identical(key(index), other.key(index)) { return false }
         return true
     }
 
