@@ -56,6 +56,7 @@ extension ManagedObjectContext {
             _ = try? readObjects(entity: entity, keys: held)
             if held.count < keys.count { unheld[entityName] = keys.filter { objects?.byKey[$0] == nil }.sorted() }
         }
+        if changes.contains(where: { !$0.listChanges.isEmpty }) { noteMergedListChanges(changes) }
         // New objects, and changed ones this context does not hold (never read, or released),
         // are read in only when someone is watching: they may have come to match a request.
         guard !observers.isEmpty else { return }

@@ -83,9 +83,23 @@ extension ManagedObjectContext {
         }
         if model.hasRelationships {
             for object in pending.inserts + pending.updates { appendLinks(of: object, to: &plan) }
+            for object in pending.deletes { appendUnlinks(of: object, to: &plan) }
             if !pending.deletes.isEmpty { dropReferences(toDeletedIn: pending, from: &plan) }
         }
         return plan
+    }
+
+    /// A deleted object's links in the join tables it owns go with its row (the tables
+    /// cascade); they are written as removed links too, so that the save's record names the
+    /// partners whose lists changed (other contexts report them, and read them again).
+    private func appendUnlinks(of object: ManagedObject, to plan: inout StoreWritePlan) {
+        for relationship in object.entity.relationships where relationship.inverseName != nil {
+            guard case .joinTable(let table, isOwner: true) = relationship.storage,
+                  let contents = toManyContents(of: object, relationship: relationship.index) else { continue }
+            let stored = (contents.committed ?? contents.references).filter { $0 > 0 }
+            guard !stored.isEmpty else { continue }
+            plan.links.append(.init(table: table, owner: object.objectID.key, added: [], removed: stored, ordered: nil))
+        }
     }
 
     /// References to objects this save deletes that no inverse took away (one-way
@@ -139,7 +153,10 @@ extension ManagedObjectContext {
             let before = Set(committed), after = Set(contents.references)
             if table.isOrdered {
                 guard committed != contents.references else { continue }
-                plan.links.append(.init(table: table, owner: reference(to: object), added: [], removed: [], ordered: contents.references))
+                // The store rewrites the whole list; added and removed name the partners whose
+                // side changed, for the history.
+                plan.links.append(.init(table: table, owner: reference(to: object), added: contents.references.filter { !before.contains($0) },
+                                        removed: committed.filter { !after.contains($0) }, ordered: contents.references))
             } else if before != after {
                 plan.links.append(.init(table: table, owner: reference(to: object), added: contents.references.filter { !before.contains($0) },
                                         removed: committed.filter { !after.contains($0) }, ordered: nil))

@@ -131,7 +131,8 @@ final class SQLiteStore: @unchecked Sendable {
     /// Adds a change to the log under the next sequence number. Call with `lock` held.
     private func log(_ change: StoreChange, origin: Int) -> Int {
         changeLog.append(StoreChange(sequence: nextSequence, origin: origin, inserted: change.inserted,
-                                     updated: change.updated, deleted: change.deleted, isExternal: change.isExternal))
+                                     updated: change.updated, deleted: change.deleted, isExternal: change.isExternal,
+                                     listChanges: change.listChanges))
         nextSequence += 1
         if changeLog.count > SQLiteStore.maximumLoggedChanges {
             changeLog.removeFirst(changeLog.count - SQLiteStore.maximumLoggedChanges)
