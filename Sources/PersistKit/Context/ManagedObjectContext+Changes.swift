@@ -75,16 +75,24 @@ extension ManagedObjectContext {
     }
 
     /// Owned lists back to what was saved (queued for observers), refused assignments forgotten.
-    private func rollBackRelationships(of object: ManagedObject, _ related: RelatedObjects) {
+    /// Returns the lists rolled back, as they were read: the store may hold newer ones.
+    @discardableResult
+    private func rollBackRelationships(of object: ManagedObject, _ related: RelatedObjects) -> [Int: [Int64]] {
         related.problems.removeAll()
         related.toOne.removeAll()
+        var rolledBack: [Int: [Int64]] = [:]
         for (index, contents) in related.toMany {
             guard let committed = contents.committed else { continue }
-            if committed != contents.references { noteToManyChange(object, relationship: index) }
+            if committed != contents.references {
+                noteToManyChange(object, relationship: index)
+                noteListPartners(of: object, relationship: index, from: contents.references, to: committed)
+            }
             contents.references = committed
             contents.committed = nil
             contents.objects = nil
+            rolledBack[index] = committed
         }
+        return rolledBack
     }
 
     private func markDeletedElsewhere(_ object: ManagedObject) {
@@ -130,6 +138,7 @@ extension ManagedObjectContext {
     /// Discards every unsaved change: inserted objects are dropped, changed ones get their
     /// saved values back, deleted ones return. Observers are told at once.
     public func rollback() {
+        for object in insertedObjects where !object.entity.relationships.isEmpty { noteLinksOfDiscardedInsert(object) }
         for object in insertedObjects {
             object.insertedFlag = false
             object.deletedFlag = true
@@ -141,8 +150,12 @@ extension ManagedObjectContext {
         insertedCount = 0
         insertedByTemporaryKey.removeAll()
         graphGeneration &+= 1
+        var rolledBackLists: [(object: ManagedObject, lists: [Int: [Int64]])] = []
         for object in changed.values {
-            if let related = object.related { rollBackRelationships(of: object, related) }
+            if let related = object.related {
+                let lists = rollBackRelationships(of: object, related)
+                if !lists.isEmpty { rolledBackLists.append((object, lists)) }
+            }
             guard let committed = object.committedStorage else { continue }
             let id = ObjectIdentifier(object)
             let slots = SlotSet(committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) })
@@ -182,6 +195,7 @@ extension ManagedObjectContext {
                 }
             }
         }
+        for (object, lists) in rolledBackLists where !object.deletedFlag { noteStoredListChanges(of: object, from: lists) }
         processPendingChanges()
     }
 
@@ -215,9 +229,10 @@ extension ManagedObjectContext {
         let local = object.committedStorage.map { committed in
             committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) }.map { ($0, object.storage[$0]) }
         } ?? []
+        var rolledBackLists: [Int: [Int64]] = [:]
         if !mergeChanges {
             // Back to a fault: relationships load again when read.
-            if let related = object.related, related.hasChanges { rollBackRelationships(of: object, related) }
+            if let related = object.related, related.hasChanges { rolledBackLists = rollBackRelationships(of: object, related) }
             object.related = nil
         } else if let related = object.related {
             related.toOne.removeAll()
@@ -241,5 +256,6 @@ extension ManagedObjectContext {
         if mergeChanges && !local.isEmpty {
             for (slot, value) in local { object.setStoredValue(value, at: slot) }
         }
+        if !rolledBackLists.isEmpty { noteStoredListChanges(of: object, from: rolledBackLists) }
     }
 }

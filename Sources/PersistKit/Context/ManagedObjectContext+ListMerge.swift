@@ -45,4 +45,15 @@ extension ManagedObjectContext {
             related.toMany[slot - base] = nil
         }
     }
+
+    /// After an object's local list changes were discarded: the lists it now reads from the
+    /// store may differ from those it had read (another context changed them meanwhile, while
+    /// the local changes hid it). The owner and the partners that differ are reported.
+    func noteStoredListChanges(of object: ManagedObject, from lists: [Int: [Int64]]) {
+        for (index, old) in lists.sorted(by: { $0.key < $1.key }) {
+            guard let stored = toManyContents(of: object, relationship: index)?.references, stored != old else { continue }
+            noteToManyChange(object, relationship: index)
+            noteListPartners(of: object, relationship: index, from: old, to: stored)
+        }
+    }
 }
