@@ -10,11 +10,35 @@ import XCTest
 /// each batch, every controller's rows equal a fresh fetch, its change sets replayed on the old
 /// sections give the new sections, and each change set is valid.
 final class ResultsGraphReplayOracleTests: XCTestCase {
-    /// A controller under test and how its sections are named from a task.
+    /// A controller under test, whatever its entity: its rows as the controller and its replayed
+    /// change sets have them, and what a fresh fetch gives.
     private struct Watched {
         let label: String
-        let harness: ResultsHarness<GTask>
-        let sectionKey: ((GTask) -> String)?
+        let controllerRows: () -> [[ObjectIdentifier]]
+        let mirror: () -> [[ObjectIdentifier]]
+        let problems: () -> [String]
+        /// A fresh fetch's sections, and the controller's and the fetch's objects described.
+        let fetched: () throws -> (sections: [[ObjectIdentifier]], controller: [String], fetch: [String])
+        let fetchRequest: () throws -> Void
+    }
+
+    private static func watch<T: ManagedObject>(_ label: String, _ harness: ResultsHarness<T>, in context: ManagedObjectContext,
+                                                sectionKey: ((T) -> String)?, describe: @escaping (T) -> String) -> Watched {
+        Watched(label: label, controllerRows: { harness.current }, mirror: { harness.mirror }, problems: { harness.problems },
+                fetched: {
+                    let fresh = try context.fetch(harness.controller.fetchRequest)
+                    return (sections(fresh, key: sectionKey), harness.controller.fetchedObjects.map(describe), fresh.map(describe))
+                },
+                fetchRequest: { _ = try context.fetch(harness.controller.fetchRequest) })
+    }
+
+    private static func describe(_ task: GTask) -> String {
+        let project = task.project.map { "\($0.name)#\($0.objectID.key)/\($0.owner?.name ?? "-")" } ?? "-"
+        return "\(task.title)#\(task.objectID.key)[\(project) \(task.tags.map { "\($0.label)#\($0.objectID.key)" }.sorted())]"
+    }
+
+    private static func describe(_ project: GProject) -> String {
+        "\(project.name)#\(project.objectID.key)[\(project.owner?.name ?? "-") \(project.tasks.map { "\($0.title)#\($0.objectID.key)\($0.done ? "+" : "")" }.sorted())]"
     }
 
     private static let projectNames = (0..<12).map { "p\($0)" }
@@ -58,7 +82,7 @@ final class ResultsGraphReplayOracleTests: XCTestCase {
                 if stepwise {
                     try settle(context, watched)
                     let message = "stepwise: seed \(seed) \(label) batch \(batch): \(log.joined(separator: "; "))"
-                    for item in watched where !check(item, context, message) { return }
+                    for item in watched where !check(item, message) { return }
                 }
                 switch Int.random(in: 0..<10, using: &rng) {
                 case 0..<5: log.append(try change(context, rng: &rng))
@@ -78,36 +102,40 @@ final class ResultsGraphReplayOracleTests: XCTestCase {
             }
             try settle(context, watched)
             let message = "seed \(seed) \(label) batch \(batch): \(log.joined(separator: "; "))"
-            for item in watched where !check(item, context, message) { return }
+            for item in watched where !check(item, message) { return }
         }
     }
 
-    /// The controllers: sorted, sectioned and filtered through relationships, one with a limit.
+    /// The controllers: over tasks, sorted, sectioned and filtered through relationships, one
+    /// with a limit; over projects, filtered and sorted by their tasks and owners.
     private func controllers(_ context: ManagedObjectContext) throws -> [Watched] {
-        func plain(_ label: String, _ predicate: FetchPredicate<GTask>?, _ sorts: [FetchSortDescriptor<GTask>], limit: Int = 0) throws -> Watched {
+        func tasks(_ label: String, _ predicate: FetchPredicate<GTask>?, _ sorts: [FetchSortDescriptor<GTask>], limit: Int = 0,
+                   section: (key: String, name: (GTask) -> String)? = nil) throws -> Watched {
             var request = FetchRequest<GTask>(predicate: predicate, sortBy: sorts)
             request.fetchLimit = limit
-            return Watched(label: label, harness: try ResultsHarness(FetchedResultsController(fetchRequest: request, context: context)),
-                           sectionKey: nil)
+            let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKey: section?.key)
+            return Self.watch(label, try ResultsHarness(controller), in: context, sectionKey: section?.name, describe: Self.describe)
+        }
+        func projects(_ label: String, _ predicate: FetchPredicate<GProject>?, _ sorts: [FetchSortDescriptor<GProject>]) throws -> Watched {
+            let controller = FetchedResultsController(fetchRequest: FetchRequest<GProject>(predicate: predicate, sortBy: sorts), context: context)
+            return Self.watch(label, try ResultsHarness(controller), in: context, sectionKey: nil, describe: Self.describe)
         }
         let title = FetchSortDescriptor<GTask>(\.title)
         let byProject = FetchSortDescriptor<GTask>(key: "project.name", nils: .last)
         let byOwner = FetchSortDescriptor<GTask>(key: "project.owner.name", order: .reverse)
-        let sectioned = FetchedResultsController(fetchRequest: FetchRequest<GTask>(sortBy: [byProject, title]), context: context,
-                                                 sectionNameKey: "project.name")
-        let byOwnerSections = FetchedResultsController(
-            fetchRequest: FetchRequest<GTask>(predicate: try FetchPredicate(format: "NONE tags.label == 'blue'"),
-                                              sortBy: [byOwner, FetchSortDescriptor(\GTask.project?.rank), title]),
-            context: context, sectionNameKey: "project.owner.name")
         return [
-            try plain("sorted by project", nil, [byProject, title]),
-            Watched(label: "sectioned by project", harness: try ResultsHarness(sectioned), sectionKey: { $0.project?.name ?? "" }),
-            try plain("filtered by project name", try FetchPredicate(format: "project.name BEGINSWITH 'p1' OR project.name == 'p3'"),
+            try tasks("sorted by project", nil, [byProject, title]),
+            try tasks("sectioned by project", nil, [byProject, title], section: ("project.name", { $0.project?.name ?? "" })),
+            try tasks("filtered by project name", try FetchPredicate(format: "project.name BEGINSWITH 'p1' OR project.name == 'p3'"),
                       [FetchSortDescriptor(\.done), title]),
-            try plain("any tag, by owner", try FetchPredicate(format: "ANY tags.label == 'red'"), [byOwner, title]),
-            try plain("two tags or more", try FetchPredicate(format: "tags.@count >= 2 AND project != nil"), [title]),
-            Watched(label: "sectioned by owner", harness: try ResultsHarness(byOwnerSections), sectionKey: { $0.project?.owner?.name ?? "" }),
-            try plain("limited, by project", try FetchPredicate(format: "project.owner.name != 'cy'"), [byProject, title], limit: 6),
+            try tasks("any tag, by owner", try FetchPredicate(format: "ANY tags.label == 'red'"), [byOwner, title]),
+            try tasks("two tags or more", try FetchPredicate(format: "tags.@count >= 2 AND project != nil"), [title]),
+            try tasks("sectioned by owner", try FetchPredicate(format: "NONE tags.label == 'blue'"),
+                      [byOwner, FetchSortDescriptor(\GTask.project?.rank), title], section: ("project.owner.name", { $0.project?.owner?.name ?? "" })),
+            try tasks("limited, by project", try FetchPredicate(format: "project.owner.name != 'cy'"), [byProject, title], limit: 6),
+            try projects("projects with two tasks or more", try FetchPredicate(format: "tasks.@count >= 2"), [FetchSortDescriptor(\.name)]),
+            try projects("projects with a task done, by owner", try FetchPredicate(format: "ANY tasks.done == YES"),
+                         [FetchSortDescriptor(key: "owner.name"), FetchSortDescriptor(\.name)]),
         ]
     }
 
@@ -116,7 +144,7 @@ final class ResultsGraphReplayOracleTests: XCTestCase {
     /// hear of that at the next `processPendingChanges()`, so the fetches run first.
     private func settle(_ context: ManagedObjectContext, _ watched: [Watched]) throws {
         context.processPendingChanges()
-        for item in watched { _ = try context.fetch(item.harness.controller.fetchRequest) }
+        for item in watched { try item.fetchRequest() }
         for entity in [GTask.self, GProject.self, GTag.self, GOwner.self] as [ManagedObject.Type] {
             _ = try context.fetch(FetchRequest<ManagedObject>(entityName: String(describing: entity)))
         }
@@ -124,31 +152,25 @@ final class ResultsGraphReplayOracleTests: XCTestCase {
     }
 
     /// Whether the controller agrees with a fresh fetch; fails the test with details if not.
-    private func check(_ item: Watched, _ context: ManagedObjectContext, _ message: String) -> Bool {
-        let expected: [[ObjectIdentifier]]
-        let fresh: [GTask]
+    private func check(_ item: Watched, _ message: String) -> Bool {
+        let fetched: (sections: [[ObjectIdentifier]], controller: [String], fetch: [String])
         do {
-            fresh = try context.fetch(item.harness.controller.fetchRequest)
-            expected = sections(fresh, key: item.sectionKey)
+            fetched = try item.fetched()
         } catch {
             XCTFail("\(item.label): fetch failed: \(error); " + message)
             return false
         }
-        let actual = item.harness.current
+        let expected = fetched.sections, actual = item.controllerRows(), mirror = item.mirror(), problems = item.problems()
         if actual != expected {
-            func describe(_ task: GTask) -> String {
-                let project = task.project.map { "\($0.name)#\($0.objectID.key)/\($0.owner?.name ?? "-")" } ?? "-"
-                return "\(task.title)#\(task.objectID.key)[\(project) \(task.tags.map { "\($0.label)#\($0.objectID.key)" }.sorted())]"
-            }
-            XCTFail("\(item.label): controller differs from a fresh fetch:\n  controller \(item.harness.controller.fetchedObjects.map(describe))"
-                    + "\n  fetch      \(fresh.map(describe))\n  " + message)
+            XCTFail("\(item.label): controller differs from a fresh fetch:\n  controller \(fetched.controller)\n  fetch      \(fetched.fetch)\n  "
+                    + message)
         }
-        XCTAssertEqual(item.harness.mirror, expected, "\(item.label): replayed change sets differ from a fresh fetch; " + message)
-        XCTAssertEqual(item.harness.problems, [], "\(item.label): " + message)
-        return actual == expected && item.harness.mirror == expected && item.harness.problems.isEmpty
+        XCTAssertEqual(mirror, expected, "\(item.label): replayed change sets differ from a fresh fetch; " + message)
+        XCTAssertEqual(problems, [], "\(item.label): " + message)
+        return actual == expected && mirror == expected && problems.isEmpty
     }
 
-    private func sections(_ objects: [GTask], key: ((GTask) -> String)?) -> [[ObjectIdentifier]] {
+    private static func sections<T: ManagedObject>(_ objects: [T], key: ((T) -> String)?) -> [[ObjectIdentifier]] {
         guard let key else { return [objects.map(ObjectIdentifier.init)] }
         var result: [[ObjectIdentifier]] = []
         var previous: String?
@@ -200,7 +222,11 @@ final class ResultsGraphReplayOracleTests: XCTestCase {
         let owners = try context.fetch(FetchRequest<GOwner>())
         let project = projects.randomElement(using: &rng), task = tasks.randomElement(using: &rng)
         let tag = tags.randomElement(using: &rng)
-        switch Int.random(in: 0..<13, using: &rng) {
+        switch Int.random(in: 0..<14, using: &rng) {
+        case 13:
+            guard let task else { return "-" }
+            task.done.toggle()
+            return "toggle \(task.title)#\(task.objectID.key)"
         case 0, 1:
             // Names are unique: pick one no project here has.
             let taken = Set(projects.map(\.name))

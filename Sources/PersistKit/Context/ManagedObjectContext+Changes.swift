@@ -10,6 +10,7 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         guard !isProcessingChanges else { return }
         mergeChangesFromStore()
+        if !pendingNotice.partners.isEmpty { queueChangedPartners() }
         guard !pendingNotice.isEmpty else { return }
         guard !observers.isEmpty else {
             // Nobody to tell: forget the queue without building a notice.
@@ -151,6 +152,10 @@ extension ManagedObjectContext {
         insertedByTemporaryKey.removeAll()
         graphGeneration &+= 1
         var rolledBackLists: [(object: ManagedObject, lists: [Int: [Int64]])] = []
+        // Where the objects' to-ones pointed, and the deleted objects that return: the lists of
+        // the objects they leave or join change too.
+        let targetsBefore = model.hasRelationships ? changed.values.compactMap(toManyTargets) : []
+        let restored = model.hasRelationships ? Array(deleted.values) : []
         for object in changed.values {
             if let related = object.related {
                 let lists = rollBackRelationships(of: object, related)
@@ -196,6 +201,8 @@ extension ManagedObjectContext {
             }
         }
         for (object, lists) in rolledBackLists where !object.deletedFlag { noteStoredListChanges(of: object, from: lists) }
+        for (object, before) in targetsBefore where !object.deletedFlag { noteToManyTargets(of: object, changedFrom: before) }
+        for object in restored where !object.deletedFlag { noteToManyTargets(of: object, changedFrom: [:]) }
         processPendingChanges()
     }
 
@@ -230,6 +237,7 @@ extension ManagedObjectContext {
             committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) }.map { ($0, object.storage[$0]) }
         } ?? []
         var rolledBackLists: [Int: [Int64]] = [:]
+        let targetsBefore = model.hasRelationships ? toManyTargets(of: object) : nil
         if !mergeChanges {
             // Back to a fault: relationships load again when read.
             if let related = object.related, related.hasChanges { rolledBackLists = rollBackRelationships(of: object, related) }
@@ -257,5 +265,6 @@ extension ManagedObjectContext {
             for (slot, value) in local { object.setStoredValue(value, at: slot) }
         }
         if !rolledBackLists.isEmpty { noteStoredListChanges(of: object, from: rolledBackLists) }
+        if let targetsBefore { noteToManyTargets(of: object, changedFrom: targetsBefore.values) }
     }
 }

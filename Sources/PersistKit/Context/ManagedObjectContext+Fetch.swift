@@ -208,6 +208,7 @@ extension ManagedObjectContext {
             && !SQLValue.identical(newStorage[index], object.storage[index]) {
             slots.insert(index)
         }
+        if !slots.isEmpty, !object.entity.foreignKeySlots.isEmpty { queueToManyPartners(of: object, newStorage: newStorage, slots: slots) }
         object.storage = newStorage
         pendingNotice.queueUpdate(object, slots: slots)
         if let related = object.related {

@@ -84,6 +84,7 @@ extension ManagedObjectContext {
         if model.hasRelationships {
             for object in pending.inserts + pending.updates { appendLinks(of: object, to: &plan) }
             for object in pending.deletes { appendUnlinks(of: object, to: &plan) }
+            plan.listPartners = listPartners(of: pending)
             dropReferences(toDeletedIn: pending, from: &plan)
         }
         return plan

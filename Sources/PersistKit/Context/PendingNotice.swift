@@ -16,8 +16,11 @@ struct PendingNotice {
     private(set) var deleted: [ObjectIdentifier: ManagedObject] = [:]
     /// Anything may have changed (a reset, another process's commit): observers refetch.
     var invalidatedAll = false
+    /// Objects whose derived to-many changed, by reference (found while a store read was under
+    /// way, when objects cannot be read): resolved and queued as updates before the notice.
+    var partners: [(entity: EntityDescription, reference: Int64, relationship: Int)] = []
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !invalidatedAll }
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !invalidatedAll && partners.isEmpty }
 
     /// Queues an object to be reported as inserted (once).
     mutating func queueInsert(_ object: ManagedObject) {
@@ -77,5 +80,6 @@ struct PendingNotice {
         updated.removeAll()
         deleted.removeAll()
         invalidatedAll = false
+        partners.removeAll()
     }
 }

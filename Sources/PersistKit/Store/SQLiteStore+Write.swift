@@ -29,7 +29,7 @@ extension SQLiteStore {
             if !keys.appending.isEmpty { result.unlinked = try unlinkOneToOnePartners(plan, keys, connection, &change) }
             if !conflicts.isEmpty { throw conflictError(conflicts) }
             let history = StoreHistoryChanges(plan: plan, change: change, model: model)
-            if !plan.links.isEmpty { change.noteListChanges(history) }
+            if !plan.links.isEmpty || !plan.listPartners.isEmpty { change.noteListChanges(history) }
             change.historyID = try recordHistory(history, author: plan.author, contextName: plan.contextName, connection)
             return change
         }

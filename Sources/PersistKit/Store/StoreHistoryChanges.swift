@@ -40,9 +40,9 @@ extension StoreHistoryChanges {
     init(plan: StoreWritePlan, change: StoreChange, model: ManagedObjectModel) {
         inserted = change.inserted.mapValues { $0.sorted() }
         deleted = change.deleted.mapValues { $0.sorted() }
-        guard !plan.updates.isEmpty || !plan.links.isEmpty else { return }
+        guard !plan.updates.isEmpty || !plan.links.isEmpty || !plan.listPartners.isEmpty else { return }
         var groups = Groups()
-        if plan.links.isEmpty {
+        if plan.links.isEmpty && plan.listPartners.isEmpty {
             // Each object is updated once: group by changed slots directly (runs of updates
             // changing the same slots, the usual case, join the previous group at once).
             var previous: (update: StoreWritePlan.Update, group: Int)?
@@ -54,7 +54,7 @@ extension StoreHistoryChanges {
                 }
             }
         } else {
-            groups = Self.groups(plan.updates, plan.links, deleted: change.deleted, model: model)
+            groups = Self.groups(plan, deleted: change.deleted, model: model)
         }
         for group in groups.list {
             updated[group.entity.name, default: []].append(UpdateGroup(keyNames: Self.names(group.slots.slots, of: group.entity),
@@ -86,10 +86,10 @@ extension StoreHistoryChanges {
         }
     }
 
-    /// With join-table changes: each object's changed slots (a list as its virtual slot) merged
-    /// first, so that an object changed both ways is one entry.
-    private static func groups(_ updates: [StoreWritePlan.Update], _ links: [StoreWritePlan.LinkChange],
-                               deleted: [String: [Int64]], model: ManagedObjectModel) -> Groups {
+    /// With to-many changes (join-table links, the targets of changed to-ones): each object's
+    /// changed slots (a list as its virtual slot) merged first, so that an object changed both
+    /// ways is one entry.
+    private static func groups(_ plan: StoreWritePlan, deleted: [String: [Int64]], model: ManagedObjectModel) -> Groups {
         var slots: [ObjectKey: (entity: EntityDescription, slots: SlotSet)] = [:]
         var order: [ObjectKey] = []
         func add(_ entity: EntityDescription, _ key: Int64, _ changed: SlotSet) {
@@ -97,9 +97,12 @@ extension StoreHistoryChanges {
             if slots[object] == nil { order.append(object) }
             slots[object, default: (entity, SlotSet())].slots.formUnion(changed)
         }
-        for update in updates { add(update.entity, update.key, SlotSet(update.slots)) }
+        for update in plan.updates { add(update.entity, update.key, SlotSet(update.slots)) }
         let gone = deleted.mapValues(Set.init)
-        for link in links {
+        for partner in plan.listPartners where gone[partner.entity]?.contains(partner.key) != true {
+            if let entity = model.entity(named: partner.entity) { add(entity, partner.key, SlotSet([partner.slot])) }
+        }
+        for link in plan.links {
             if let (entity, slot) = listSlot(of: link.table, isOwner: true, model: model),
                link.owner > 0, gone[entity.name]?.contains(link.owner) != true {
                 add(entity, link.owner, SlotSet([slot]))
