@@ -309,6 +309,83 @@ final class ControllerRelationshipTests: XCTestCase {
         try assertConsistent(tagged, graph.context)
     }
 
+    func testChangesSavedByAnotherProcess() throws {
+        let graph = try makeGraph()
+        let sorted = try ResultsHarness(FetchedResultsController(fetchRequest: request(nil, byProjectName), context: graph.context))
+        let tagged = try ResultsHarness(FetchedResultsController(
+            fetchRequest: request(try FetchPredicate(format: "ANY tags.label == 'urgent'"), [FetchSortDescriptor(\.title)]),
+            context: graph.context))
+        var invalidations = 0
+        let token = graph.context.addObserver { if $0.invalidatedAll { invalidations += 1 } }
+        defer { token.cancel() }
+        // Another container on the same file stands for another process: its commits reach this
+        // one through the persistent history.
+        let process = try makeGraphContainer(directory, url: directory.file("graph.sqlite")).newContext()
+        try XCTUnwrap(process.fetch(FetchRequest<GProject>(predicate: \.name == "a")).first).name = "z"
+        let urgent = try XCTUnwrap(process.fetch(FetchRequest<GTag>(predicate: \.label == "urgent")).first)
+        try XCTUnwrap(process.fetch(FetchRequest<GTask>(predicate: \.title == "n1")).first).tags.insert(urgent)
+        try process.save()
+        graph.context.processPendingChanges()
+        XCTAssertEqual(titles(sorted), [["b1", "c1", "a1", "a2", "n1"]])
+        XCTAssertEqual(titles(tagged), [["a1", "b1", "n1"]])
+        XCTAssertEqual(invalidations, 0, "merged exactly, not by refetching everything")
+        try assertConsistent(sorted, graph.context)
+        try assertConsistent(tagged, graph.context)
+    }
+
+    // MARK: Controllers over the other side
+
+    func testProjectsFollowTheirTasks() throws {
+        let graph = try makeGraph()
+        let controller = FetchedResultsController(
+            fetchRequest: FetchRequest<GProject>(predicate: try FetchPredicate(format: "tasks.@count >= 2"), sortBy: [FetchSortDescriptor(\.name)]),
+            context: graph.context)
+        let harness = try ResultsHarness(controller)
+        XCTAssertEqual(controller.fetchedObjects.map(\.name), ["a"])
+        graph.tasks["n1"]?.project = graph.projects["b"]
+        graph.context.processPendingChanges()
+        XCTAssertEqual(controller.fetchedObjects.map(\.name), ["a", "b"])
+        try graph.context.save()
+        // Another context moves a task from a to c: both lists change, though only the task's
+        // row is written.
+        let other = graph.container.newContext()
+        let a2 = try XCTUnwrap(other.fetch(FetchRequest<GTask>(predicate: \.title == "a2")).first)
+        a2.project = try XCTUnwrap(other.fetch(FetchRequest<GProject>(predicate: \.name == "c")).first)
+        try other.save()
+        graph.context.processPendingChanges()
+        XCTAssertEqual(controller.fetchedObjects.map(\.name), ["b", "c"])
+        XCTAssertEqual(harness.mirror, harness.current)
+        XCTAssertEqual(harness.problems, [])
+        // Rolled back here: the list the task returns to changes again.
+        graph.tasks["c1"]?.project = graph.projects["a"]
+        graph.context.processPendingChanges()
+        XCTAssertEqual(controller.fetchedObjects.map(\.name), ["a", "b"])
+        graph.context.rollback()
+        XCTAssertEqual(controller.fetchedObjects.map(\.name), ["b", "c"])
+        XCTAssertEqual(harness.mirror, harness.current)
+    }
+
+    func testAPathWithoutAnInverseRefetches() throws {
+        let directory = TemporaryDirectory()
+        let context = try makePredicateGraphContext(directory)
+        let blocker = RPTask(context: context), waiting = RPTask(context: context), free = RPTask(context: context)
+        blocker.title = "blocker"; waiting.title = "waiting"; free.title = "free"
+        blocker.rank = 1
+        waiting.blocker = blocker        // one-way: nothing leads back from the blocker
+        try context.save()
+        let controller = FetchedResultsController(
+            fetchRequest: FetchRequest<RPTask>(predicate: try FetchPredicate(format: "blocker.rank > 2"), sortBy: [FetchSortDescriptor(\.title)]),
+            context: context)
+        let harness = try ResultsHarness(controller)
+        XCTAssertEqual(controller.fetchedObjects.map(\.title), [])
+        blocker.rank = 5
+        context.processPendingChanges()
+        XCTAssertEqual(controller.fetchedObjects.map(\.title), ["waiting"])
+        XCTAssertEqual(harness.last?.insertedRows, [IndexPath(item: 0, section: 0)])
+        XCTAssertEqual(controller.updateCounts.refetch, 1)
+        XCTAssertEqual(harness.mirror, harness.current)
+    }
+
     // MARK: Changes that do not matter
 
     func testChangesThatDoNotMatterReportNothing() throws {

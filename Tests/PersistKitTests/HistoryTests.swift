@@ -122,6 +122,8 @@ final class HistoryTests: XCTestCase {
         // changed, though only the tag owns the table.
         XCTAssertEqual(byEntity["GTask"]?.first?.changedKeys, ["project", "tags"], "\(changes)")
         XCTAssertEqual(byEntity["GTag"]?.first?.changedKeys, ["tasks"], "\(changes)")
+        // So does the project the task joined: its tasks changed, though only the task's row did.
+        XCTAssertEqual(byEntity["GProject"]?.first?.changedKeys, ["tasks"], "\(changes)")
         XCTAssertEqual(Set(changes.map(\.objectID)).count, changes.count, "one change per object: \(changes)")
     }
 
