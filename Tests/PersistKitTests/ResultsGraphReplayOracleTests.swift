@@ -47,7 +47,7 @@ final class ResultsGraphReplayOracleTests: XCTestCase {
 
     func testRandomRelationshipChangesReplayToAFreshFetch() throws {
         let seed = testSeed("ResultsGraphReplayOracleTests.testRandomRelationshipChangesReplayToAFreshFetch")
-        let batches = testSize("ResultsGraphReplayOracleTests", full: 160, ci: 50)
+        let batches = testSize("ResultsGraphReplayOracleTests", full: 160, ci: 100)
         var rng = SeededGenerator(seed: seed)
         for (index, inMemory) in [false, true].enumerated() {
             try run(batches: inMemory ? batches / 2 : batches, inMemory: inMemory, seed: seed, rng: &rng, label: "store \(index)")
