@@ -160,4 +160,41 @@ final class DeleteRuleTests: XCTestCase {
         XCTAssertEqual(tasks.map(\.title), ["fresh", "task"])
         XCTAssertTrue(tasks.allSatisfy { $0.blocker == nil && $0.watchers.isEmpty })
     }
+
+    func testAOneWayReferenceToAnObjectDeletedBeforeItWasSavedIsDropped() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("oneway-unsaved.sqlite")
+        let model = try ManagedObjectModel(entities: predicateGraphEntities)
+        let context = try PersistentContainer(model: model, store: .sqlite(url)).newContext()
+        let saved = RPTask(context: context)
+        saved.title = "saved"
+        try context.save()
+        // Inserted and deleted without ever being saved, after one-way references to it were set
+        // from a new object and from a saved one.
+        let task = RPTask(context: context), blocker = RPTask(context: context)
+        let watcher = RPOwner(context: context), kept = RPOwner(context: context)
+        task.title = "task"; blocker.title = "blocker"; watcher.name = "gone"; kept.name = "kept"
+        task.blocker = blocker
+        task.watchers = [watcher, kept]
+        saved.blocker = blocker
+        saved.watchers = [watcher]
+        context.delete(blocker)
+        context.delete(watcher)
+        XCTAssertNil(task.blocker)
+        try context.save()   // failed: "refers to an unsaved object that is not part of this save"
+        XCTAssertNil(task.blocker)
+        XCTAssertNil(saved.blocker)
+        XCTAssertEqual(task.watchers.map(\.name), ["kept"])
+        XCTAssertTrue(saved.watchers.isEmpty)
+        XCTAssertFalse(context.hasChanges)
+        // What was written: no reference, no join row.
+        let reread = try PersistentContainer(model: model, store: .sqlite(url)).newContext()
+        let tasks = try reread.fetch(FetchRequest<RPTask>(sortBy: [FetchSortDescriptor(\.title)]))
+        XCTAssertEqual(tasks.map(\.title), ["saved", "task"])
+        XCTAssertTrue(tasks.allSatisfy { $0.blocker == nil })
+        XCTAssertEqual(tasks.map { $0.watchers.compactMap(\.name).sorted() }, [[], ["kept"]])
+        // And the objects saved with it stay consistent: another change saves.
+        task.title = "task 2"
+        try context.save()
+    }
 }

@@ -118,9 +118,12 @@ final class HistoryTests: XCTestCase {
         let byEntity = Dictionary(grouping: changes, by: \.objectID.entityName)
         XCTAssertEqual(byEntity["GTask"]?.map(\.kind), [.update])
         XCTAssertTrue(byEntity["GTask"]?.first?.changedKeys.contains("project") ?? false, "\(changes)")
-        // The join table's owning side reports the list.
-        let listed = changes.filter { $0.changedKeys.contains("tags") || $0.changedKeys.contains("tasks") }
-        XCTAssertEqual(listed.count, 1, "\(changes)")
+        // Both sides of the join table report their list: the tag's tasks and the task's tags
+        // changed, though only the tag owns the table.
+        XCTAssertEqual(byEntity["GTask"]?.first?.changedKeys, ["project", "tags"], "\(changes)")
+        XCTAssertEqual(byEntity["GTag"]?.first?.changedKeys, ["tasks"], "\(changes)")
+        // So does the project the task joined: its tasks changed, though only the task's row did.
+        XCTAssertEqual(byEntity["GProject"]?.first?.changedKeys, ["tasks"], "\(changes)")
         XCTAssertEqual(Set(changes.map(\.objectID)).count, changes.count, "one change per object: \(changes)")
     }
 

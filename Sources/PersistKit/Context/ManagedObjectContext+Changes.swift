@@ -16,6 +16,7 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         guard !isProcessingChanges else { return }
         if automaticallyMergesChanges { mergeChangesFromStore() }
+        if !pendingNotice.partners.isEmpty { queueChangedPartners() }
         guard !pendingNotice.isEmpty else { return }
         guard !observers.isEmpty else {
             // Nobody to tell: forget the queue without building a notice.
@@ -76,6 +77,7 @@ extension ManagedObjectContext {
             }
             if held.count < keys.count { unheld[entityName] = keys.filter { objects?.byKey[$0] == nil }.sorted() }
         }
+        if changes.contains(where: { !$0.listChanges.isEmpty }) { noteMergedListChanges(changes) }
         // New objects, and changed ones this context does not hold (never read, or released),
         // are read in only when someone is watching: they may have come to match a request.
         guard !observers.isEmpty else { return }
@@ -93,16 +95,24 @@ extension ManagedObjectContext {
     }
 
     /// Owned lists back to what was saved (queued for observers), refused assignments forgotten.
-    func rollBackRelationships(of object: ManagedObject, _ related: RelatedObjects) {
+    /// Returns the lists rolled back, as they were read: the store may hold newer ones.
+    @discardableResult
+    func rollBackRelationships(of object: ManagedObject, _ related: RelatedObjects) -> [Int: [Int64]] {
         related.problems.removeAll()
         related.toOne.removeAll()
+        var rolledBack: [Int: [Int64]] = [:]
         for (index, contents) in related.toMany {
             guard let committed = contents.committed else { continue }
-            if committed != contents.references { noteToManyChange(object, relationship: index) }
+            if committed != contents.references {
+                noteToManyChange(object, relationship: index)
+                noteListPartners(of: object, relationship: index, from: contents.references, to: committed)
+            }
             contents.references = committed
             contents.committed = nil
             contents.objects = nil
+            rolledBack[index] = committed
         }
+        return rolledBack
     }
 
     private func markDeletedElsewhere(_ object: ManagedObject) {
@@ -168,6 +178,7 @@ extension ManagedObjectContext {
     /// context.rollback()                // task has its saved name again; other is no longer deleted
     /// ```
     public func rollback() {
+        for object in insertedObjects where !object.entity.relationships.isEmpty { noteLinksOfDiscardedInsert(object) }
         for object in insertedObjects {
             object.insertedFlag = false
             object.deletedFlag = true
@@ -179,8 +190,16 @@ extension ManagedObjectContext {
         insertedCount = 0
         insertedByTemporaryKey.removeAll()
         graphGeneration &+= 1
+        var rolledBackLists: [(object: ManagedObject, lists: [Int: [Int64]])] = []
+        // Where the objects' to-ones pointed, and the deleted objects that return: the lists of
+        // the objects they leave or join change too.
+        let targetsBefore = model.hasRelationships ? changed.values.compactMap(toManyTargets) : []
+        let restored = model.hasRelationships ? Array(deleted.values) : []
         for object in changed.values {
-            if let related = object.related { rollBackRelationships(of: object, related) }
+            if let related = object.related {
+                let lists = rollBackRelationships(of: object, related)
+                if !lists.isEmpty { rolledBackLists.append((object, lists)) }
+            }
             guard let committed = object.committedStorage else { continue }
             let id = ObjectIdentifier(object)
             let slots = SlotSet(committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) })
@@ -220,6 +239,9 @@ extension ManagedObjectContext {
                 }
             }
         }
+        for (object, lists) in rolledBackLists where !object.deletedFlag { noteStoredListChanges(of: object, from: lists) }
+        for (object, before) in targetsBefore where !object.deletedFlag { noteToManyTargets(of: object, changedFrom: before) }
+        for object in restored where !object.deletedFlag { noteToManyTargets(of: object, changedFrom: [:]) }
         processPendingChanges()
     }
 
@@ -263,9 +285,11 @@ extension ManagedObjectContext {
         let local = object.committedStorage.map { committed in
             committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) }.map { ($0, object.storage[$0]) }
         } ?? []
+        var rolledBackLists: [Int: [Int64]] = [:]
+        let targetsBefore = model.hasRelationships ? toManyTargets(of: object) : nil
         if !mergeChanges {
             // Back to a fault: relationships load again when read.
-            if let related = object.related, related.hasChanges { rollBackRelationships(of: object, related) }
+            if let related = object.related, related.hasChanges { rolledBackLists = rollBackRelationships(of: object, related) }
             object.related = nil
         } else if let related = object.related {
             related.toOne.removeAll()
@@ -289,5 +313,7 @@ extension ManagedObjectContext {
         if mergeChanges && !local.isEmpty {
             for (slot, value) in local { object.setStoredValue(value, at: slot) }
         }
+        if !rolledBackLists.isEmpty { noteStoredListChanges(of: object, from: rolledBackLists) }
+        if let targetsBefore { noteToManyTargets(of: object, changedFrom: targetsBefore.values) }
     }
 }

@@ -222,12 +222,14 @@ extension ManagedObjectContext {
             && !SQLValue.identical(newStorage[index], object.storage[index]) {
             slots.insert(index)
         }
+        if !slots.isEmpty, !object.entity.foreignKeySlots.isEmpty { queueToManyPartners(of: object, newStorage: newStorage, slots: slots) }
         object.storage = newStorage
         pendingNotice.queueUpdate(object, slots: slots)
         if let related = object.related {
-            // Loaded relationships may be stale now; lists with local changes stay.
+            // Loaded relationships may be stale now; lists with local changes stay (a list
+            // changed and changed back has none: kept, it would hide the store's list).
             related.toOne.removeAll()
-            related.toMany = related.toMany.filter { $0.value.committed != nil }
+            related.toMany = related.toMany.filter { $0.value.committed != nil && $0.value.committed != $0.value.references }
             graphGeneration &+= 1
         } else if !object.entity.relationships.isEmpty || model.hasRelationships {
             graphGeneration &+= 1

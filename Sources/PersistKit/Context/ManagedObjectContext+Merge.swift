@@ -6,6 +6,10 @@ extension ManagedObjectContext {
     /// back (its observers hear of it as inserted again).
     func takeSettledRows(_ rows: [StoreWriteResult.Row], deleted: [ManagedObject]) {
         graphGeneration &+= 1
+        // The rows may carry the other save's relationship changes as well as its values (a
+        // link it added moved the row's version): observers refetch and diff, which is exact
+        // whatever changed, rather than place each object again from a partial notice.
+        pendingNotice.invalidatedAll = true
         var deletedByKey: [ObjectIdentifier: [Int64: ManagedObject]] = [:]
         if rows.contains(where: { $0.outcome == .keptFromDeletion }) {
             for object in deleted { deletedByKey[ObjectIdentifier(object.entity), default: [:]][object.objectID.key] = object }

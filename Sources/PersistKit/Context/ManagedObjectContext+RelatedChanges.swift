@@ -13,6 +13,30 @@ extension ManagedObjectContext {
         let finalKey: String?
     }
 
+    /// The paths through relationships a request's predicate and sorts read (a section key is
+    /// the first sort's): the related objects whose changes may add, remove or move its objects.
+    /// Empty when they read the objects' own attributes only.
+    func relatedPaths(predicate: PredicateNode?, sorts: [ResolvedSort], entity: EntityDescription) throws -> [RelationshipPath] {
+        var reads: [PredicateKey.RelatedRead] = []
+        if let predicate, predicate.readsRelationships {
+            reads = try predicate.normalized().relatedReads(in: entity)
+        }
+        for sort in sorts where !sort.hops.isEmpty {
+            let key = sort.name.split(separator: ".").last.map(String.init) ?? sort.name
+            reads.append(PredicateKey.RelatedRead(hops: sort.hops, key: key))
+        }
+        var seen = Set<[String]>()
+        var paths: [RelationshipPath] = []
+        for read in reads {
+            let names = read.hops.map { $0.entity.name + "." + $0.relationship.name } + [read.key]
+            guard seen.insert(names).inserted else { continue }
+            paths.append(RelationshipPath(hops: read.hops.map(\.relationship),
+                                          entities: read.hops.map { model.entity(named: $0.destination.name) ?? $0.destination },
+                                          finalKey: read.key))
+        }
+        return paths
+    }
+
     /// Resolves `keyPath` (`project.owner.name`) from `entity`; nil when it does not go through
     /// a relationship (a plain attribute), or names something the model lacks.
     func relationshipPath(_ keyPath: String, from entity: EntityDescription) -> RelationshipPath? {

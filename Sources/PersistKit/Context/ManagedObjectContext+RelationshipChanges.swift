@@ -80,6 +80,33 @@ extension ManagedObjectContext {
         noteToManyChange(target, relationship: inverse.index)
     }
 
+    /// Tells observers of the objects an unsaved insert was linked with, when a rollback
+    /// discards it: their sides of the relationships no longer show it. (Saved objects that
+    /// owned the links are rolled back, and reported, themselves.)
+    func noteLinksOfDiscardedInsert(_ object: ManagedObject) {
+        for relationship in object.entity.relationships {
+            switch relationship.storage {
+            case .foreignKey:
+                noteInverseChange(toOneObject(of: object, relationship: relationship.index), relationship)
+            case .joinTable(_, isOwner: true):
+                guard let references = object.related?.toMany[relationship.index]?.references else { continue }
+                noteListPartners(of: object, relationship: relationship.index, from: references, to: [])
+            case .joinTable(_, isOwner: false), .inverseForeignKey, .unresolved:
+                continue
+            }
+        }
+    }
+
+    /// Tells observers of the partners an owned list gains or loses going from `old` to `new`
+    /// references (a rollback): their side of the relationship changed with it.
+    func noteListPartners(of owner: ManagedObject, relationship index: Int, from old: [Int64], to new: [Int64]) {
+        let relationship = owner.entity.relationships[index]
+        guard relationship.inverseName != nil, let destination = destination(of: relationship) else { return }
+        for reference in Set(old).symmetricDifference(new) {
+            noteInverseChange(resolve(reference, in: destination), relationship)
+        }
+    }
+
     // MARK: To-one
 
     /// Points a to-one at `target`; for a one-to-one, the partners' foreign keys follow.

@@ -109,20 +109,40 @@ extension ManagedObjectContext {
         }
         if model.hasRelationships {
             for object in pending.inserts + pending.updates { appendLinks(of: object, to: &plan) }
-            if !pending.deletes.isEmpty { dropReferences(toDeletedIn: pending, from: &plan) }
+            for object in pending.deletes { appendUnlinks(of: object, to: &plan) }
+            plan.listPartners = listPartners(of: pending)
+            dropReferences(toDeletedIn: pending, from: &plan)
         }
         return plan
     }
 
+    /// A deleted object's links in the join tables it owns go with its row (the tables
+    /// cascade); they are written as removed links too, so that the save's record names the
+    /// partners whose lists changed (other contexts report them, and read them again).
+    private func appendUnlinks(of object: ManagedObject, to plan: inout StoreWritePlan) {
+        for relationship in object.entity.relationships where relationship.inverseName != nil {
+            guard case .joinTable(let table, isOwner: true) = relationship.storage,
+                  let contents = toManyContents(of: object, relationship: relationship.index) else { continue }
+            let stored = (contents.committed ?? contents.references).filter { $0 > 0 }
+            guard !stored.isEmpty else { continue }
+            plan.links.append(.init(table: table, owner: object.objectID.key, added: [], removed: stored, ordered: nil))
+        }
+    }
+
     /// References to objects this save deletes that no inverse took away (one-way
     /// relationships, `.noAction`) are written as NULL, as SQLite's ON DELETE SET NULL does
-    /// for rows already stored: the save's deletes run before its updates and inserts.
+    /// for rows already stored: the save's deletes run before its updates and inserts. So are
+    /// references to unsaved objects deleted before this save (a temporary key none of its
+    /// inserts has): they were never written, and reading them gives nil already.
     private func dropReferences(toDeletedIn pending: PendingSave, from plan: inout StoreWritePlan) {
         var deleted: [String: Set<Int64>] = [:]
         for object in pending.deletes { deleted[object.entity.name, default: []].insert(object.objectID.key) }
+        func gone(_ reference: Int64, _ entityName: String) -> Bool {
+            reference < 0 ? !isPendingInsert(reference) : deleted[entityName]?.contains(reference) == true
+        }
         func dangling(_ entity: EntityDescription, _ slot: Int, _ value: SQLValue) -> Bool {
             guard case .foreignKey(let index) = entity.columns[slot].role, case .integer(let key) = value else { return false }
-            return deleted[entity.relationships[index].destinationEntityName]?.contains(key) == true
+            return gone(key, entity.relationships[index].destinationEntityName)
         }
         func cleaned(_ entity: EntityDescription, _ storage: ContiguousArray<SQLValue>) -> ContiguousArray<SQLValue>? {
             var result: ContiguousArray<SQLValue>?
@@ -150,10 +170,15 @@ extension ManagedObjectContext {
             }
         }
         for index in plan.links.indices {
-            guard let gone = deleted[plan.links[index].table.destinationEntity] else { continue }
-            plan.links[index].added.removeAll { gone.contains($0) }
-            plan.links[index].ordered?.removeAll { gone.contains($0) }
+            let destination = plan.links[index].table.destinationEntity
+            plan.links[index].added.removeAll { gone($0, destination) }
+            plan.links[index].ordered?.removeAll { gone($0, destination) }
         }
+    }
+
+    /// Whether a negative reference is an unsaved insert of this context (not one deleted since).
+    private func isPendingInsert(_ reference: Int64) -> Bool {
+        insertedByTemporaryKey[-reference]?.insertedFlag == true
     }
 
     /// The join-table rows an object's owned lists add and remove.
@@ -165,7 +190,10 @@ extension ManagedObjectContext {
             let before = Set(committed), after = Set(contents.references)
             if table.isOrdered {
                 guard committed != contents.references else { continue }
-                plan.links.append(.init(table: table, owner: reference(to: object), added: [], removed: [], ordered: contents.references))
+                // The store rewrites the whole list; added and removed name the partners whose
+                // side changed, for the history.
+                plan.links.append(.init(table: table, owner: reference(to: object), added: contents.references.filter { !before.contains($0) },
+                                        removed: committed.filter { !after.contains($0) }, ordered: contents.references))
             } else if before != after {
                 plan.links.append(.init(table: table, owner: reference(to: object), added: contents.references.filter { !before.contains($0) },
                                         removed: committed.filter { !after.contains($0) }, ordered: nil))
@@ -234,14 +262,18 @@ extension ManagedObjectContext {
     /// become the saved state. After upserts, two references may have become one row's.
     private func makeReferencesPermanent(_ object: ManagedObject, _ permanentKeys: [Int64: Int64], deduplicating: Bool) {
         for slot in object.entity.foreignKeySlots {
-            if case .integer(let reference) = object.storage[slot], reference < 0, let key = permanentKeys[-reference] {
-                object.storage[slot] = .integer(key)
+            guard case .integer(let reference) = object.storage[slot], reference < 0 else { continue }
+            // No key: an unsaved object deleted before the save, written as NULL.
+            object.storage[slot] = permanentKeys[-reference].map(SQLValue.integer) ?? .null
+            if permanentKeys[-reference] == nil, case .foreignKey(let index) = object.entity.columns[slot].role,
+               case .foreignKey(_, let positionSlot?) = object.entity.relationships[index].storage {
+                object.storage[positionSlot] = .null
             }
         }
         guard let related = object.related else { return }
         related.problems.removeAll()
         for contents in related.toMany.values {
-            contents.references = contents.references.map { $0 < 0 ? permanentKeys[-$0] ?? $0 : $0 }
+            contents.references = contents.references.compactMap { $0 < 0 ? permanentKeys[-$0] : $0 }
             if deduplicating {
                 var seen = Set<Int64>()
                 contents.references = contents.references.filter { seen.insert($0).inserted }

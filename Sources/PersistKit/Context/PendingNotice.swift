@@ -25,13 +25,18 @@ struct PendingNotice {
     /// Rows deleted elsewhere that the context did not hold, by entity name.
     private(set) var deletedKeys: [String: [Int64]] = [:]
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !invalidatedAll && deletedKeys.isEmpty }
+    var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !invalidatedAll && deletedKeys.isEmpty && partners.isEmpty
+    }
 
     /// Queues the deletion of rows the context did not hold.
     mutating func queueDeletedKeys(_ keys: [Int64], of entityName: String) {
         guard !keys.isEmpty else { return }
         deletedKeys[entityName, default: []].append(contentsOf: keys)
     }
+    /// Objects whose derived to-many changed, by reference (found while a store read was under
+    /// way, when objects cannot be read): resolved and queued as updates before the notice.
+    var partners: [(entity: EntityDescription, reference: Int64, relationship: Int)] = []
 
     /// Queues an object to be reported as inserted (once).
     mutating func queueInsert(_ object: ManagedObject) {
@@ -109,5 +114,6 @@ struct PendingNotice {
         deletedOrder.removeAll()
         deletedKeys.removeAll()
         invalidatedAll = false
+        partners.removeAll()
     }
 }

@@ -6,36 +6,51 @@ extension FetchedResultsController {
                             replaced: [ManagedObject], inPlace: [ManagedObject])
 
     /// Brings the rows up to date with one notice from the context, and reports the change.
+    ///
+    /// Objects of the entity the notice names are candidates, and so are those whose related
+    /// objects changed in what the predicate or sorts read (a renamed project's tasks, for a
+    /// controller filtering, sorting or sectioning by `project.name`).
     func contextDidChange(_ notice: ContextChanges) {
         guard let plan else { return }
-        if notice.invalidatedAll || plan.limit > 0 || plan.offset > 0 || prefersRefetch(notice, entity: plan.entity) {
-            refetchAndDiff(notice, plan: plan)
+        var related: [ManagedObject] = []
+        if !relatedPaths.isEmpty && !notice.invalidatedAll {
+            // Nil: a path has a relationship without an inverse, so only a refetch can tell.
+            guard let affected = context.sourcesAffected(by: notice, paths: relatedPaths) else {
+                refetchAndDiff(notice, plan: plan, related: [])
+                return
+            }
+            related = affected
+        }
+        if notice.invalidatedAll || plan.limit > 0 || plan.offset > 0
+            || prefersRefetch(notice, entity: plan.entity, related: related.count) {
+            refetchAndDiff(notice, plan: plan, related: related)
         } else {
-            applyInPlace(notice, plan: plan)
+            applyInPlace(notice, plan: plan, related: related)
         }
     }
 
     /// Whether the notice names so many objects of the entity that one refetch and diff costs
     /// less than placing each again (each placement is a few binary searches and dictionary
     /// updates; the refetch reads every row, but in one sequential pass).
-    private func prefersRefetch(_ notice: ContextChanges, entity: EntityDescription) -> Bool {
-        let named = notice.inserted.count + notice.updated.count + notice.deleted.count
+    private func prefersRefetch(_ notice: ContextChanges, entity: EntityDescription, related: Int) -> Bool {
+        let named = notice.inserted.count + notice.updated.count + notice.deleted.count + related
         guard named >= ResultsUpdatePolicy.minimumRefetchChanges else { return false }
-        var changed = notice.deletedKeys[entity.name]?.count ?? 0
+        var changed = related + (notice.deletedKeys[entity.name]?.count ?? 0)
         for object in notice.deleted where object.entity === entity { changed += 1 }
         for object in notice.inserted where object.entity === entity { changed += 1 }
         for update in notice.updated where update.object.entity === entity { changed += 1 }
         return ResultsUpdatePolicy.prefersRefetch(changed: changed, rows: core.count)
     }
 
-    /// The notice's objects of the entity, each once, decided by state alone (placed here?
-    /// matching now?), whichever list the notice put it in: robust to any mix of insert,
-    /// update and delete.
-    private func candidates(_ notice: ContextChanges, plan: ManagedObjectContext.FetchPlan) -> Candidates {
+    /// The notice's objects of the entity and the `related` ones (whose related objects
+    /// changed), each once, decided by state alone (placed here? matching now?), whichever
+    /// list the notice put it in: robust to any mix of insert, update and delete.
+    private func candidates(_ notice: ContextChanges, plan: ManagedObjectContext.FetchPlan,
+                            related: [ManagedObject]) -> Candidates {
         var result: Candidates = ([], [], [], [])
         let entity = plan.entity
         var seen = Set<ObjectIdentifier>()
-        var objects = notice.deleted + notice.inserted + notice.updated.map(\.object)
+        var objects = notice.deleted + notice.inserted + notice.updated.map(\.object) + related
         if core.keyed, let keys = notice.deletedKeys[entity.name] {
             // Rows deleted elsewhere that the context never held: this controller may hold their keys.
             objects += keys.filter(core.isPlaced(key:)).map { context.deletedStandIn(entity, key: $0) }
@@ -55,8 +70,8 @@ extension FetchedResultsController {
 
     /// Takes out removed and replaced rows, puts in added and replaced rows at their new places,
     /// and reports the change: O(k log n) for k objects.
-    private func applyInPlace(_ notice: ContextChanges, plan: ManagedObjectContext.FetchPlan) {
-        let objects = candidates(notice, plan: plan)
+    private func applyInPlace(_ notice: ContextChanges, plan: ManagedObjectContext.FetchPlan, related: [ManagedObject]) {
+        let objects = candidates(notice, plan: plan, related: related)
         guard !objects.removed.isEmpty || !objects.added.isEmpty || !objects.replaced.isEmpty || !objects.inPlace.isEmpty else { return }
         let oldLayout = core.layout(), oldKeys = core.sectionKeys
         let removedOld = objects.removed.compactMap(core.position)
@@ -65,7 +80,7 @@ extension FetchedResultsController {
         guard removedOld.count == objects.removed.count, replacedOld.count == objects.replaced.count,
               inPlaceOld.count == objects.inPlace.count else {
             // The rows no longer agree with what was placed: never guess, refetch.
-            refetchAndDiff(notice, plan: plan)
+            refetchAndDiff(notice, plan: plan, related: related)
             return
         }
         // Only the delegate needs the objects that leave (by old path), once they are gone.
@@ -90,8 +105,9 @@ extension FetchedResultsController {
     }
 
     /// Fetches again and compares by object ID: for windows (limit, offset), after a reset or
-    /// another process's changes, and for large changes.
-    func refetchAndDiff(_ notice: ContextChanges, plan: ManagedObjectContext.FetchPlan) {
+    /// another process's changes, and for large changes. `related` objects (whose related
+    /// objects changed) that stay are reported as updated, as the notice's own updates are.
+    func refetchAndDiff(_ notice: ContextChanges, plan: ManagedObjectContext.FetchPlan, related: [ManagedObject]) {
         let oldRows = core.rows, oldLayout = core.layout(), oldKeys = core.sectionKeys
         do {
             try fetchRows(plan, into: core)
@@ -100,7 +116,7 @@ extension FetchedResultsController {
         }
         cachedSections = nil
         updateCounts.refetch += 1
-        let input = refetchDiffInput(oldRows: oldRows, oldLayout: oldLayout, notice: notice, sorts: plan.sorts)
+        let input = refetchDiffInput(oldRows: oldRows, oldLayout: oldLayout, notice: notice, related: related, sorts: plan.sorts)
         deliver(ResultsDiff.changeSet(for: input), oldSectionKeys: oldKeys) { path in
             oldLayout.position(of: path).map { leavingObject(oldRows[$0]) }
         }
@@ -116,7 +132,7 @@ extension FetchedResultsController {
         let sorts = plan.sorts
         try context.forEachKeyedRow(plan, includesPendingChanges: fetchRequest.includesPendingChanges, sortValues: true) { key, values, object in
             if let object {
-                entries.append(ResultsEntry(object: object, sorts: sorts, holding: object.tiebreakIsTemporary, throughRelationships: true))
+                entries.append(ResultsEntry(object: object, sorts: sorts, holding: object.tiebreakIsTemporary))
             } else {
                 entries.append(ResultsEntry(key: key, values: values))
             }
@@ -126,13 +142,16 @@ extension FetchedResultsController {
 
     /// What changed between `oldRows` and the refetched rows: rows are matched by object ID
     /// (an object may be a new instance after a reset); a survivor changed when the notice
-    /// updated it, when it is another instance, or when its sort keys differ. A batched
-    /// controller knows its saved rows by key only: a survivor the notice does not name (the
-    /// context did not hold it) changed only if its sort keys did.
+    /// updated it (or objects it reads through relationships), when it is another instance, or
+    /// when its sort keys differ. A batched controller knows its saved rows by key only: a
+    /// survivor the notice does not name (the context did not hold it) changed only if its
+    /// sort keys did.
     private func refetchDiffInput(oldRows: [ResultsEntry], oldLayout: SectionLayout, notice: ContextChanges,
-                                  sorts: [ResolvedSort]) -> ResultsDiffInput {
-        let updatedObjects = Set(notice.updated.lazy.map { ObjectIdentifier($0.object) })
-        let updatedKeys = core.keyed ? Set(notice.updated.lazy.filter { !$0.object.tiebreakIsTemporary }.map(\.object.tiebreakKey)) : []
+                                  related: [ManagedObject], sorts: [ResolvedSort]) -> ResultsDiffInput {
+        var updatedObjects = Set(notice.updated.lazy.map { ObjectIdentifier($0.object) })
+        for object in related { updatedObjects.insert(ObjectIdentifier(object)) }
+        var updatedKeys = core.keyed ? Set(notice.updated.lazy.filter { !$0.object.tiebreakIsTemporary }.map(\.object.tiebreakKey)) : []
+        if core.keyed { for object in related where !object.tiebreakIsTemporary { updatedKeys.insert(object.tiebreakKey) } }
         let oldIndex = ResultsRowIndex(oldRows)
         var survived = [Bool](repeating: false, count: oldRows.count)
         var inserted: [Int] = []

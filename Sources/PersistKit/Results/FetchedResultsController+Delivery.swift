@@ -50,7 +50,8 @@ extension FetchedResultsController {
 
     /// A section key's value as a section name (see ``ResultsSection/name``).
     func sectionName(_ key: SQLValue) -> String {
-        guard let name = sectionNameKey, let attribute = plan?.entity.attribute(named: name) else { return "" }
+        guard let name = sectionNameKey, let entity = plan?.entity,
+              let attribute = entity.attribute(named: name) ?? Self.relatedAttribute(name, in: entity) else { return "" }
         if key.isNull { return "" }
         switch attribute.type {
         case .boolean: return Bool(storedValue: key).map { $0 ? "true" : "false" } ?? key.description
@@ -69,5 +70,12 @@ extension FetchedResultsController {
             default: return key.description
             }
         }
+    }
+
+    /// The attribute a section key path through to-ones names (`project.name`: Project's name).
+    private static func relatedAttribute(_ keyPath: String, in entity: EntityDescription) -> AttributeDescription? {
+        guard PredicateKey.isPath(keyPath), let resolved = try? PredicateKey.resolve(keyPath, in: entity),
+              case .attribute(let attribute) = resolved.target else { return nil }
+        return attribute
     }
 }

@@ -57,6 +57,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
     private let sectionKeyError: PersistError?
     /// The resolved request, set by the first successful ``performFetch()``.
     private(set) var plan: ManagedObjectContext.FetchPlan?
+    /// What the predicate and sorts read through relationships: changes to those related
+    /// objects (a renamed project) make their objects candidates too.
+    private(set) var relatedPaths: [ManagedObjectContext.RelationshipPath] = []
     /// The sorted rows and their sections.
     var core = ResultsRows(sorts: [], sectioned: false)
     /// ``sections`` as last built; nil when the rows changed since.
@@ -87,7 +90,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
     }
 
     /// A controller with a section per value of the attribute `sectionNameKeyPath` names,
-    /// which must be the first sort descriptor's attribute.
+    /// which must be the first sort descriptor's attribute; through to-ones, a related
+    /// object's attribute (`\.project?.name`: a section per project name, "" for none).
     ///
     /// ```swift
     /// let request = FetchRequest<TaskItem>(sortBy: [FetchSortDescriptor(\.isComplete), FetchSortDescriptor(\.name)])
@@ -97,9 +101,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
                                        sectionNameKeyPath: KeyPath<Result, Value>) {
         self.fetchRequest = fetchRequest
         self.context = context
-        switch FetchPredicate<Result>.attributeName(sectionNameKeyPath) {
-        case .success(let attribute):
-            sectionNameKey = attribute.name
+        switch FetchPredicate<Result>.attributeKey(sectionNameKeyPath) {
+        case .success(let (key, _)):
+            sectionNameKey = key
             sectionKeyError = nil
         case .failure(let error):
             sectionNameKey = "\(sectionNameKeyPath)"
@@ -107,7 +111,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
     }
 
-    /// A controller with sections by an attribute named by a string (for document models).
+    /// A controller with sections by an attribute named by a string (for document models), or
+    /// by a key path through to-ones (`"project.name"`).
     ///
     /// ```swift
     /// let request = FetchRequest<ManagedObject>(entityName: "Task", sortBy: [FetchSortDescriptor(key: "isComplete")])
@@ -163,6 +168,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
             try context.prefetch(prefetching, for: objects)
             rows.reset(objects)
         }
+        relatedPaths = try context.relatedPaths(predicate: fetchRequest.predicate?.node, sorts: plan.sorts, entity: plan.entity)
         self.plan = plan
         core = rows
         recentBatches = []

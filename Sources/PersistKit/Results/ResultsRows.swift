@@ -65,12 +65,12 @@ final class ResultsRows {
 
     /// Whether a placed object's current values still have the keys it was placed by.
     func keepsItsPlace(_ object: ManagedObject) -> Bool {
-        entry(for: object)?.keysMatch(object, sorts: sorts, throughRelationships: keyed) ?? false
+        entry(for: object)?.keysMatch(object, sorts: sorts) ?? false
     }
 
     /// The row for an object placed now: keyed rows hold only unsaved objects.
     private func makeEntry(_ object: ManagedObject) -> ResultsEntry {
-        keyed ? ResultsEntry(object: object, sorts: sorts, holding: object.tiebreakIsTemporary, throughRelationships: true)
+        keyed ? ResultsEntry(object: object, sorts: sorts, holding: object.tiebreakIsTemporary)
             : ResultsEntry(object: object, sorts: sorts)
     }
 

@@ -15,17 +15,14 @@ final class ResultsEntry {
     private let k2: SQLValue
     private let more: [SQLValue]?
 
-    /// A row holding `object`, with the keys its storage holds (a sort through relationships
-    /// reads nil here, unless `throughRelationships`).
-    init(object: ManagedObject, sorts: [ResolvedSort], holding: Bool = true, throughRelationships: Bool = false) {
+    /// A row for `object` (held unless `holding` is false), with the keys it has now: through
+    /// its to-ones for a sort by a related object's attribute.
+    init(object: ManagedObject, sorts: [ResolvedSort], holding: Bool = true) {
         held = holding ? object : nil
         savedKey = object.tiebreakKey
         let storage = object.storage
         func value(_ index: Int) -> SQLValue {
-            guard index < sorts.count else { return .null }
-            let sort = sorts[index]
-            if sort.slot < storage.count { return storage[sort.slot] }
-            return throughRelationships ? sort.value(of: object) : .null
+            index < sorts.count ? ResultsEntry.value(of: sorts[index], object, storage) : .null
         }
         k0 = value(0)
         k1 = value(1)
@@ -50,6 +47,14 @@ final class ResultsEntry {
     @inline(__always)
     var key: Int64 { held?.tiebreakKey ?? savedKey }
 
+    /// What a sort reads from an object: an attribute straight from its storage, a key path
+    /// through to-ones (`project.name`) from the related object as it is now.
+    @inline(__always)
+    static func value(of sort: ResolvedSort, _ object: ManagedObject, _ storage: ContiguousArray<SQLValue>) -> SQLValue {
+        if sort.slot < storage.count { return storage[sort.slot] }
+        return sort.hops.isEmpty ? .null : sort.value(of: object)
+    }
+
     /// The `index`th sort key's value.
     @inline(__always)
     func key(_ index: Int) -> SQLValue {
@@ -61,16 +66,12 @@ final class ResultsEntry {
         }
     }
 
-    /// Whether the object's current values still have the keys it was placed by (sorts through
-    /// relationships are compared only when `throughRelationships`).
-    func keysMatch(_ object: ManagedObject, sorts: [ResolvedSort], throughRelationships: Bool) -> Bool {
+    /// Whether the object's current values (through its to-ones, for a sort by a related
+    /// object's attribute) still have the keys it was placed by.
+    func keysMatch(_ object: ManagedObject, sorts: [ResolvedSort]) -> Bool {
         let storage = object.storage
-        for (index, sort) in sorts.enumerated() {
-            if sort.slot < storage.count {
-                if !SQLValue.identical(key(index), storage[sort.slot]) { return false }
-            } else if throughRelationships, !SQLValue.identical(key(index), sort.value(of: object)) {
-                return false
-            }
+        for (index, sort) in sorts.enumerated() where !SQLValue.identical(key(index), ResultsEntry.value(of: sort, object, storage)) {
+            return false
         }
         return true
     }

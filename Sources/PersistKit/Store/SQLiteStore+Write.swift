@@ -32,8 +32,9 @@ extension SQLiteStore {
             try writeLinks(plan.links, keys, skipping: result.discardedOwners, connection)
             if !keys.appending.isEmpty { result.unlinked = try unlinkOneToOnePartners(plan, keys, connection, &change) }
             if !conflicts.isEmpty { throw conflictError(conflicts) }
-            change.historyID = try recordHistory(StoreHistoryChanges(plan: plan, change: change, model: model),
-                                                 author: plan.author, contextName: plan.contextName, connection)
+            let history = StoreHistoryChanges(plan: plan, change: change, model: model)
+            if !plan.links.isEmpty || !plan.listPartners.isEmpty { change.noteListChanges(history) }
+            change.historyID = try recordHistory(history, author: plan.author, contextName: plan.contextName, connection)
             return change
         }
         return result

@@ -181,7 +181,8 @@ final class SQLiteStore: @unchecked Sendable {
     /// Adds a change to the log under the next sequence number. Call with `logLock` held.
     private func log(_ change: StoreChange, origin: Int) -> StoreChange {
         let logged = StoreChange(sequence: nextSequence, origin: origin, inserted: change.inserted,
-                                 updated: change.updated, deleted: change.deleted, isExternal: change.isExternal)
+                                 updated: change.updated, deleted: change.deleted, isExternal: change.isExternal,
+                                 listChanges: change.listChanges)
         changeLog.append(logged)
         nextSequence += 1
         if changeLog.count > SQLiteStore.maximumLoggedChanges {

@@ -27,20 +27,22 @@ struct StoreHistoryChanges: Sendable, Equatable {
         for (entity, groups) in updated {
             change.updated[entity] = groups.flatMap(\.objects).sorted()
         }
+        change.listChanges = updated
         return change
     }
 }
 
 extension StoreHistoryChanges {
     /// What a save wrote: its log entry's inserted and deleted keys, its updates grouped by the
-    /// keys they changed, and the owners of join-table links it changed (updated under the
-    /// relationship's name, unless inserted by the same save).
+    /// keys they changed, and both sides of the join-table links it changed (each updated under
+    /// the name of its side of the relationship, unless inserted or deleted by the same save:
+    /// `task.tags` changed as much as `tag.tasks`, though the task's row did not).
     init(plan: StoreWritePlan, change: StoreChange, model: ManagedObjectModel) {
         inserted = change.inserted.mapValues { $0.sorted() }
         deleted = change.deleted.mapValues { $0.sorted() }
-        guard !plan.updates.isEmpty || !plan.links.isEmpty else { return }
+        guard !plan.updates.isEmpty || !plan.links.isEmpty || !plan.listPartners.isEmpty else { return }
         var groups = Groups()
-        if plan.links.isEmpty {
+        if plan.links.isEmpty && plan.listPartners.isEmpty {
             // Each object is updated once: group by changed slots directly (runs of updates
             // changing the same slots, the usual case, join the previous group at once).
             var previous: (update: StoreWritePlan.Update, group: Int)?
@@ -52,7 +54,7 @@ extension StoreHistoryChanges {
                 }
             }
         } else {
-            groups = Self.groups(plan.updates, plan.links, model: model)
+            groups = Self.groups(plan, deleted: change.deleted, model: model)
         }
         for group in groups.list {
             updated[group.entity.name, default: []].append(UpdateGroup(keyNames: Self.names(group.slots.slots, of: group.entity),
@@ -84,10 +86,10 @@ extension StoreHistoryChanges {
         }
     }
 
-    /// With join-table changes: each object's changed slots (a list as its virtual slot) merged
-    /// first, so that an object changed both ways is one entry.
-    private static func groups(_ updates: [StoreWritePlan.Update], _ links: [StoreWritePlan.LinkChange],
-                               model: ManagedObjectModel) -> Groups {
+    /// With to-many changes (join-table links, the targets of changed to-ones): each object's
+    /// changed slots (a list as its virtual slot) merged first, so that an object changed both
+    /// ways is one entry.
+    private static func groups(_ plan: StoreWritePlan, deleted: [String: [Int64]], model: ManagedObjectModel) -> Groups {
         var slots: [ObjectKey: (entity: EntityDescription, slots: SlotSet)] = [:]
         var order: [ObjectKey] = []
         func add(_ entity: EntityDescription, _ key: Int64, _ changed: SlotSet) {
@@ -95,18 +97,36 @@ extension StoreHistoryChanges {
             if slots[object] == nil { order.append(object) }
             slots[object, default: (entity, SlotSet())].slots.formUnion(changed)
         }
-        for update in updates { add(update.entity, update.key, SlotSet(update.slots)) }
-        for link in links {
-            guard link.owner > 0, let entity = model.entity(named: link.table.ownerEntity),
-                  let relationship = entity.relationships.first(where: { $0.storage == .joinTable(link.table, isOwner: true) })
-            else { continue }
-            add(entity, link.owner, SlotSet([entity.columns.count + relationship.index]))
+        for update in plan.updates { add(update.entity, update.key, SlotSet(update.slots)) }
+        let gone = deleted.mapValues(Set.init)
+        for partner in plan.listPartners where gone[partner.entity]?.contains(partner.key) != true {
+            if let entity = model.entity(named: partner.entity) { add(entity, partner.key, SlotSet([partner.slot])) }
+        }
+        for link in plan.links {
+            if let (entity, slot) = listSlot(of: link.table, isOwner: true, model: model),
+               link.owner > 0, gone[entity.name]?.contains(link.owner) != true {
+                add(entity, link.owner, SlotSet([slot]))
+            }
+            // The other side's lists (derived from the table) changed too; unsaved partners
+            // (negative references) are inserted by this save.
+            guard let (entity, slot) = listSlot(of: link.table, isOwner: false, model: model) else { continue }
+            for key in link.added + link.removed where key > 0 && gone[entity.name]?.contains(key) != true {
+                add(entity, key, SlotSet([slot]))
+            }
         }
         var groups = Groups()
         for object in order {
             if let found = slots[object] { groups.add(object.key, entity: found.entity, slots: found.slots) }
         }
         return groups
+    }
+
+    /// The entity on one side of a join table and the virtual slot of its relationship there;
+    /// nil for the far side of a one-way to-many (no relationship to change).
+    private static func listSlot(of table: JoinTable, isOwner: Bool, model: ManagedObjectModel) -> (EntityDescription, Int)? {
+        guard let entity = model.entity(named: isOwner ? table.ownerEntity : table.destinationEntity),
+              let relationship = entity.relationships.first(where: { $0.storage == .joinTable(table, isOwner: isOwner) }) else { return nil }
+        return (entity, entity.columns.count + relationship.index)
     }
 
     private struct ObjectKey: Hashable {

@@ -60,10 +60,21 @@ struct StoreWritePlan {
         let version: Int64
     }
 
+    /// A saved object whose derived to-many (the inverse of other objects' foreign key) the
+    /// save changes though its own row does not: the old and new target of a changed to-one.
+    /// Written nowhere; the save's record names it, so other contexts report it.
+    struct ListPartner: Hashable {
+        let entity: String
+        let key: Int64
+        /// The to-many's virtual slot (after the entity's columns).
+        let slot: Int
+    }
+
     var inserts: [InsertRun] = []
     var updates: [Update] = []
     var deletes: [Delete] = []
     var links: [LinkChange] = []
+    var listPartners: [ListPartner] = []
     /// How rows changed elsewhere in the same keys are settled.
     var resolution: ConflictResolution
     /// Entities whose inserted rows update the row they collide with instead (an upsert,

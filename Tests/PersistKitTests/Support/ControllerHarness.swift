@@ -4,14 +4,14 @@ import XCTest
 
 /// Watches a results controller: records every change set, and replays each one at once on a
 /// mirror of the sections (object IDs), checking UITableView validity.
-final class ControllerHarness {
-    let controller: FetchedResultsController<TestTask>
+final class ResultsHarness<Result: ManagedObject> {
+    let controller: FetchedResultsController<Result>
     private(set) var changes: [ChangeSet] = []
     private(set) var mirror: [[ObjectIdentifier]] = []
     private(set) var problems: [String] = []
     private var token: ObservationToken?
 
-    init(_ controller: FetchedResultsController<TestTask>) throws {
+    init(_ controller: FetchedResultsController<Result>) throws {
         self.controller = controller
         try controller.performFetch()
         mirror = controller.sections.map { $0.objects.map(ObjectIdentifier.init) }
@@ -25,7 +25,7 @@ final class ControllerHarness {
         do {
             try change.validate(oldSectionCounts: oldCounts, newSectionCounts: newCounts)
             mirror = try change.applied(to: mirror) { path, _ in
-                self.controller.object(at: path).map(ObjectIdentifier.init) ?? ControllerHarness.missing
+                self.controller.object(at: path).map(ObjectIdentifier.init) ?? ResultsHarnessMarker.missing
             }
         } catch {
             problems.append("\(error)\n\(change)")
@@ -45,7 +45,6 @@ final class ControllerHarness {
         }
     }
 
-    static let missing = ObjectIdentifier(ControllerHarness.self)
 
     func reset() { changes = [] }
 
@@ -53,6 +52,14 @@ final class ControllerHarness {
 
     /// The controller's current sections, as the mirror holds them.
     var current: [[ObjectIdentifier]] { controller.sections.map { $0.objects.map(ObjectIdentifier.init) } }
+}
+
+/// The harness over `TestTask` controllers most tests use.
+typealias ControllerHarness = ResultsHarness<TestTask>
+
+/// Stands for a row the replay could not name.
+enum ResultsHarnessMarker {
+    static let missing = ObjectIdentifier(ResultsHarnessMarker.self)
 }
 
 func tasksRequest(predicate: FetchPredicate<TestTask>? = nil, limit: Int = 0) -> FetchRequest<TestTask> {

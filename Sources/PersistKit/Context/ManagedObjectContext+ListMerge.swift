@@ -1,0 +1,59 @@
+/// Merging other contexts' changes to to-many lists. A join-table link added or removed
+/// elsewhere changes the lists on both of its sides, though neither object's row may have
+/// changed (so reading the rows again shows nothing): the save's record names both sides
+/// (``StoreChange/listChanges``), and they are reported here.
+extension ManagedObjectContext {
+    /// Reports the held objects whose lists other contexts changed under the relationships'
+    /// names, and lets lists derived from the store be read again.
+    func noteMergedListChanges(_ changes: [StoreChange]) {
+        var changedAny = false
+        for change in changes where change.origin != contextIdentity {
+            for (entityName, groups) in change.listChanges {
+                guard let entity = model.entity(named: entityName), let objects = registered[ObjectIdentifier(entity)] else { continue }
+                for group in groups {
+                    let slots = listSlots(group.keyNames, of: entity)
+                    guard !slots.isEmpty else { continue }
+                    changedAny = true
+                    for key in group.objects {
+                        guard let object = objects.byKey[key], !object.deletedFlag else { continue }
+                        forgetStoredLists(of: object, slots: slots)
+                        pendingNotice.queueUpdate(object, slots: slots)
+                    }
+                }
+            }
+        }
+        if changedAny { graphGeneration &+= 1 }
+    }
+
+    /// The virtual slots of the to-many relationships among `names`.
+    private func listSlots(_ names: [String], of entity: EntityDescription) -> SlotSet {
+        var slots = SlotSet()
+        for name in names {
+            if let relationship = entity.relationship(named: name), relationship.kind.isToMany {
+                slots.insert(entity.columns.count + relationship.index)
+            }
+        }
+        return slots
+    }
+
+    /// Drops an object's loaded owned lists in `slots` that have no local changes: the next
+    /// read takes the store's. (Derived lists follow the graph generation.)
+    private func forgetStoredLists(of object: ManagedObject, slots: SlotSet) {
+        guard let related = object.related else { return }
+        let base = object.entity.columns.count
+        for slot in slots.slots where related.toMany[slot - base]?.committed == nil {
+            related.toMany[slot - base] = nil
+        }
+    }
+
+    /// After an object's local list changes were discarded: the lists it now reads from the
+    /// store may differ from those it had read (another context changed them meanwhile, while
+    /// the local changes hid it). The owner and the partners that differ are reported.
+    func noteStoredListChanges(of object: ManagedObject, from lists: [Int: [Int64]]) {
+        for (index, old) in lists.sorted(by: { $0.key < $1.key }) {
+            guard let stored = toManyContents(of: object, relationship: index)?.references, stored != old else { continue }
+            noteToManyChange(object, relationship: index)
+            noteListPartners(of: object, relationship: index, from: old, to: stored)
+        }
+    }
+}
