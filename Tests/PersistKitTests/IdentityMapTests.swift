@@ -94,4 +94,33 @@ final class IdentityMapTests: XCTestCase {
         let again = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.name)]))
         XCTAssertEqual(Set(again.map(ObjectIdentifier.init)), Set(tasks.map(ObjectIdentifier.init)))
     }
+
+    /// A save registers the objects it inserted that something else holds, and lets the others
+    /// go: they are freed, and reading one again makes a new instance with the saved values.
+    func testSaveRegistersOnlyHeldInserts() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeContainer(.sqlite, in: directory)
+        let context = container.newContext()
+        var held: [TestTask] = []
+        weak var dropped: TestTask?
+        do {
+            for index in 0..<10 {
+                let task = TestTask(context: context)
+                task.name = "t\(index)"
+                if index % 3 == 0 { held.append(task) }
+                if index == 4 { dropped = task }
+            }
+            try context.save()
+        }
+        XCTAssertNil(dropped, "an inserted object nothing held outlived the save")
+        XCTAssertEqual(Set(context.registeredObjects.map(ObjectIdentifier.init)), Set(held.map(ObjectIdentifier.init)))
+        for task in held {
+            XCTAssertFalse(task.objectID.isTemporary)
+            XCTAssertTrue(try context.existingObject(with: task.objectID) === task)
+        }
+        let reread = try XCTUnwrap(try context.fetch(FetchRequest<TestTask>(predicate: \.name == "t4")).first)
+        XCTAssertFalse(reread.objectID.isTemporary)
+        XCTAssertTrue(try context.existingObject(with: reread.objectID) === reread)
+        XCTAssertEqual(try context.fetch(FetchRequest<TestTask>()).count, 10)
+    }
 }
