@@ -50,4 +50,77 @@ final class IdentityMapTests: XCTestCase {
         XCTAssertEqual(map.count, reference.count)
         for (key, object) in reference { XCTAssertTrue(map[key] === object) }
     }
+
+    /// `insertNew` (a fetch into a context holding none of the entity) agrees with entering
+    /// the same objects one by one, including keys that collide in the table.
+    func testInsertNewAgreesWithDictionary() {
+        let seed = testSeed(#function)
+        var rng = SeededGenerator(seed: seed)
+        let entity = EntityDescription(name: "E", objectClass: ManagedObject.self, isClassBacked: false,
+                                       attributes: [], valueTypes: [], uniquenessConstraints: [])
+        var keys = Set<Int64>()
+        while keys.count < 5_000 { keys.insert(Int64.random(in: -100...1_000_000, using: &rng) * 1_024) }
+        let objects = keys.map { key in
+            let object = ManagedObject(entity: entity, insertInto: nil)
+            object.objectID = ObjectID(entityName: "E", storeIdentifier: "S", key: key, isTemporary: false)
+            return object
+        }
+        var map = IdentityMap()
+        map.insertNew(Array(objects.prefix(10)))
+        map.insertNew(Array(objects.dropFirst(10)))
+        XCTAssertEqual(map.count, objects.count, "seed \(seed)")
+        for object in objects { XCTAssertTrue(map[object.objectID.key] === object, "seed \(seed)") }
+        XCTAssertNil(map[-1])
+        for object in objects.prefix(2_500) { map.removeValue(forKey: object.objectID.key) }
+        for object in objects.dropFirst(2_500) { XCTAssertTrue(map[object.objectID.key] === object, "seed \(seed)") }
+    }
+
+    /// A fresh context's fetch registers every object it returns: looking one up, or fetching
+    /// again, gives the same instance.
+    func testFetchIntoFreshContextRegistersEveryObject() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeContainer(.sqlite, in: directory)
+        let writer = container.newContext()
+        for index in 0..<300 {
+            let task = TestTask(context: writer)
+            task.name = "t\(index)"
+        }
+        try writer.save()
+        let context = container.newContext()
+        let tasks = try context.fetch(FetchRequest<TestTask>())
+        XCTAssertEqual(tasks.count, 300)
+        XCTAssertEqual(context.registeredObjects.count, 300)
+        for task in tasks { XCTAssertTrue(try context.existingObject(with: task.objectID) === task) }
+        let again = try context.fetch(FetchRequest<TestTask>(sortBy: [FetchSortDescriptor(\.name)]))
+        XCTAssertEqual(Set(again.map(ObjectIdentifier.init)), Set(tasks.map(ObjectIdentifier.init)))
+    }
+
+    /// A save registers the objects it inserted that something else holds, and lets the others
+    /// go: they are freed, and reading one again makes a new instance with the saved values.
+    func testSaveRegistersOnlyHeldInserts() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeContainer(.sqlite, in: directory)
+        let context = container.newContext()
+        var held: [TestTask] = []
+        weak var dropped: TestTask?
+        do {
+            for index in 0..<10 {
+                let task = TestTask(context: context)
+                task.name = "t\(index)"
+                if index % 3 == 0 { held.append(task) }
+                if index == 4 { dropped = task }
+            }
+            try context.save()
+        }
+        XCTAssertNil(dropped, "an inserted object nothing held outlived the save")
+        XCTAssertEqual(Set(context.registeredObjects.map(ObjectIdentifier.init)), Set(held.map(ObjectIdentifier.init)))
+        for task in held {
+            XCTAssertFalse(task.objectID.isTemporary)
+            XCTAssertTrue(try context.existingObject(with: task.objectID) === task)
+        }
+        let reread = try XCTUnwrap(try context.fetch(FetchRequest<TestTask>(predicate: \.name == "t4")).first)
+        XCTAssertFalse(reread.objectID.isTemporary)
+        XCTAssertTrue(try context.existingObject(with: reread.objectID) === reread)
+        XCTAssertEqual(try context.fetch(FetchRequest<TestTask>()).count, 10)
+    }
 }

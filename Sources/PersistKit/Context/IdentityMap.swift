@@ -64,6 +64,21 @@ struct IdentityMap {
         objects[slot.index] = Unmanaged.passUnretained(object)
     }
 
+    /// Adds objects whose keys the map does not hold and that are distinct from each other
+    /// (the rows of one query, read into a context that held none of that entity): the table
+    /// is sized once and no key is looked up first.
+    mutating func insertNew(_ objects: [ManagedObject]) {
+        reserveCapacity(count + objects.count)
+        for object in objects {
+            let key = object.tiebreakKey
+            var index = home(key)
+            while self.objects[index] != nil { index = (index + 1) & mask }
+            keys[index] = key
+            self.objects[index] = Unmanaged.passUnretained(object)
+        }
+        count += objects.count
+    }
+
     /// Removes and returns the object with `key`.
     @discardableResult
     mutating func removeValue(forKey key: Int64) -> ManagedObject? {

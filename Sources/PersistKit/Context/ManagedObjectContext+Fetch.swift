@@ -166,6 +166,16 @@ extension ManagedObjectContext {
     private func select(_ plan: FetchPlan, limit: Int, offset: Int) throws -> [ManagedObject] {
         var result: [ManagedObject] = []
         let objects = entityObjects(plan.entity)
+        if objects.byKey.isEmpty {
+            // Nothing of the entity registered (a fresh context): every row is a new object,
+            // and the identity map is filled once, at its final size, after the read.
+            let entity = plan.entity
+            try store.read(plan.query, limit: limit, offset: offset) { key, version, decode in
+                result.append(try makeObject(key: key, version: version, decode, entity: entity))
+            }
+            objects.byKey.insertNew(result)
+            return result
+        }
         try store.read(plan.query, limit: limit, offset: offset) { key, version, decode in
             result.append(try materialize(key: key, version: version, decode, entity: plan.entity, objects: objects))
         }
@@ -191,12 +201,20 @@ extension ManagedObjectContext {
             try refreshIfNewer(object, version: version, decode)
             return object
         }
+        let object = try makeObject(key: key, version: version, decode, entity: entity)
+        objects.byKey[key] = object
+        return object
+    }
+
+    /// A new object for a row, not yet in the identity map.
+    @inline(__always)
+    func makeObject(key: Int64, version: Int64, _ decode: () throws -> ContiguousArray<SQLValue>,
+                    entity: EntityDescription) throws -> ManagedObject {
         let object = entity.objectClass.init(entity: entity, insertInto: nil)
         object.storage = try decode()
         object.version = version
         object.objectID = ObjectID(entityName: entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
         object.managedObjectContext = self
-        objects.byKey[key] = object
         return object
     }
 

@@ -52,7 +52,13 @@ extension ManagedObjectContext {
         let result = try store.write(writePlan(pending, upserts), origin: contextIdentity)
         // Committed: only now does the context change. (Its own entry in the store's log is
         // skipped by origin; the merge position must not move past other contexts' saves.)
-        didSave(pending, upserts, result)
+        let plain = upserts == nil && result.merged.isEmpty && result.settled.isEmpty
+        var saved = didSave(pending, upserts, result, registeringInserts: !plain)
+        if plain {
+            pending = PendingSave(inserts: [], updates: [], deletes: [], deletedElsewhere: [])
+            registerHeldObjects(&saved)
+            return
+        }
         if let upserts, !result.merged.isEmpty || !upserts.merged.isEmpty {
             absorbUpserts(upserts, result)
             processPendingChanges()   // observers see merged inserts leave, at once
@@ -91,8 +97,19 @@ extension ManagedObjectContext {
         plan.author = transactionAuthor
         plan.contextName = name
         let inserts = upserts?.written ?? pending.inserts
-        for (index, object) in inserts.enumerated() {
-            plan.insert(object.storage, temporaryKey: object.objectID.key, of: object.entity, upTo: inserts.count - index)
+        var index = 0
+        while index < inserts.count {
+            // One run per stretch of one entity, built here and appended once.
+            let entity = inserts[index].entity
+            var rows: [ContiguousArray<SQLValue>] = [], keys: [Int64] = []
+            rows.reserveCapacity(inserts.count - index)
+            keys.reserveCapacity(inserts.count - index)
+            while index < inserts.count, inserts[index].entity === entity {
+                rows.append(inserts[index].storage)
+                keys.append(inserts[index].tiebreakKey)   // the temporary key, without copying the ID
+                index += 1
+            }
+            plan.inserts.append(.init(entity: entity, rows: rows, temporaryKeys: keys))
         }
         if let upserts {
             plan.upserts = upserts.upserts
@@ -215,11 +232,18 @@ extension ManagedObjectContext {
     /// After the commit: inserted objects get their permanent IDs and are registered, changed
     /// ones take their saved values as committed, deleted ones leave the context. Inserts that
     /// upserted or merged into another are left to ``absorbUpserts(_:_:)``.
-    private func didSave(_ pending: PendingSave, _ upserts: UpsertPlanning?, _ result: StoreWriteResult) {
+    ///
+    /// With `registeringInserts` off, the saved inserts are returned instead, for
+    /// ``registerHeldObjects(_:)`` once the save holds them no more.
+    private func didSave(_ pending: PendingSave, _ upserts: UpsertPlanning?, _ result: StoreWriteResult,
+                         registeringInserts: Bool) -> [ManagedObject] {
         let insertedKeys = result.keys, written = upserts?.written ?? pending.inserts
         let merges = !result.merged.isEmpty || upserts?.merged.isEmpty == false
         var objects: (entity: EntityDescription, registry: EntityObjects)?
-        if let entity = pending.inserts.first?.entity {
+        var saved: [ManagedObject] = []
+        if !registeringInserts {
+            saved.reserveCapacity(written.count)
+        } else if let entity = pending.inserts.first?.entity {
             // Grown once, not rehashed step by step while 100,000 objects register.
             let registry = entityObjects(entity)
             registry.byKey.reserveCapacity(registry.byKey.count + pending.inserts.count)
@@ -234,6 +258,10 @@ extension ManagedObjectContext {
             object.objectID = ObjectID(entityName: object.entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
             object.insertedFlag = false
             object.version = 1
+            if !registeringInserts {
+                saved.append(object)
+                continue
+            }
             if objects?.entity !== object.entity { objects = (object.entity, entityObjects(object.entity)) }
             objects?.registry.byKey[key] = object
         }
@@ -256,6 +284,31 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
         }
         deleted.removeAll()
+        return saved
+    }
+
+    /// Registers the objects a save inserted that something besides `saved` still holds, and
+    /// lets the others go unregistered: they are freed when `saved` is emptied, and entering
+    /// them in the identity map only for their `deinit` to take them out again was a sixth
+    /// of an insert's cost.
+    private func registerHeldObjects(_ saved: inout [ManagedObject]) {
+        var held: [ManagedObject] = []
+        for index in saved.indices {
+            if isKnownUniquelyReferenced(&saved[index]) {
+                saved[index].leftUnregistered = true
+            } else {
+                held.append(saved[index])
+            }
+        }
+        saved.removeAll()
+        var objects: (entity: EntityDescription, registry: EntityObjects)?
+        for object in held {
+            if objects?.entity !== object.entity {
+                objects = (object.entity, entityObjects(object.entity))
+                objects?.registry.byKey.reserveCapacity((objects?.registry.byKey.count ?? 0) + held.count)
+            }
+            objects?.registry.byKey[object.objectID.key] = object
+        }
     }
 
     /// After a save: references to objects it inserted become their primary keys; owned lists
@@ -306,22 +359,31 @@ extension ManagedObjectContext {
         var ownErrors: [PersistError] = []
         var keys = Set<String>()
         var modelled: [ObjectIdentifier: Bool] = [:]
+        var lastEntity: EntityDescription?
+        var lastInModel = false
         for object in objects {
             let before = problems.count
             let entity = object.entity
             let inModel: Bool
-            if let known = modelled[ObjectIdentifier(entity)] {
+            if entity === lastEntity {
+                inModel = lastInModel
+            } else if let known = modelled[ObjectIdentifier(entity)] {
                 inModel = known
             } else {
                 inModel = model.entity(named: entity.name) === entity
                 modelled[ObjectIdentifier(entity)] = inModel
             }
+            // Objects come in runs of one entity: no dictionary lookup per object.
+            lastEntity = entity
+            lastInModel = inModel
             if !inModel {
                 problems.append("\(entity.name) is not an entity of this context's model")
             }
-            for (key, problem) in valueProblems(of: object) {
-                keys.insert(key)
-                problems.append(problem)
+            if mayHaveValueProblems(object) {
+                for (key, problem) in valueProblems(of: object) {
+                    keys.insert(key)
+                    problems.append(problem)
+                }
             }
             do {
                 try object.validateForSave()
@@ -347,6 +409,23 @@ extension ManagedObjectContext {
         throw PersistError(.validation, message, entity: objects.first(where: { involved.contains($0.objectID) })?.entity.name,
                            attribute: keys.count == 1 && ownErrors.isEmpty && modelled.values.allSatisfy { $0 } ? keys.first : nil,
                            objectIDs: involved, problems: problems)
+    }
+
+    /// Whether ``valueProblems(of:)`` may find something: false for the common object with
+    /// every required value set, no NaN and no declared rules, checked without allocating.
+    @inline(__always)
+    func mayHaveValueProblems(_ object: ManagedObject) -> Bool {
+        let entity = object.entity
+        if object.encodingProblems != nil || !entity.validators.isEmpty { return true }
+        return object.storage.withUnsafeBufferPointer { storage in
+            for slot in entity.requiredSlots where slot < storage.count {
+                if case .null = storage[slot] { return true }
+            }
+            for slot in entity.realSlots where slot < storage.count {
+                if case .real(let number) = storage[slot], number.isNaN { return true }
+            }
+            return false
+        }
     }
 
     /// What is wrong with an object's values: a required one missing, a NaN, one that could not

@@ -21,7 +21,7 @@ open class ManagedObject {
     /// The object's entity.
     public let entity: EntityDescription
     /// The object's identity: temporary until its first save, permanent after.
-    public internal(set) var objectID: ObjectID {
+    @exclusivity(unchecked) public internal(set) var objectID: ObjectID {
         didSet {
             tiebreakKey = objectID.key
             tiebreakIsTemporary = objectID.isTemporary
@@ -55,6 +55,9 @@ open class ManagedObject {
     @exclusivity(unchecked) final var deletedFlag = false
     /// Inserted, and the insertion not yet handed to observers: changes are part of it.
     @exclusivity(unchecked) final var insertUnprocessed = false
+    /// Saved by its context's last save, which let it go unregistered because nothing else
+    /// held it: its `deinit` has no identity-map entry to remove.
+    @exclusivity(unchecked) final var leftUnregistered = false
 
     /// Creates an object of `entity` and inserts it into `context` if one is given.
     ///
@@ -62,7 +65,10 @@ open class ManagedObject {
     /// PersistKit uses it to make objects for fetched rows.
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         self.entity = entity
-        storage = entity.initialStorage
+        // An inserted object's first write would copy the shared initial values through the
+        // standard library's generic copy: give it its own storage now. A fetched object's
+        // storage is replaced by its row's at once, so it shares them.
+        storage = context == nil ? entity.initialStorage : ManagedObject.ownStorage(copying: entity.initialStorage)
         objectID = ObjectID(entityName: entity.name, storeIdentifier: "", key: 0, isTemporary: true)
         tiebreakKey = 0
         tiebreakIsTemporary = true
@@ -74,7 +80,7 @@ open class ManagedObject {
     deinit {
         // The context holds saved, unchanged objects without retaining them: the last release
         // takes the object out of its identity map.
-        if !tiebreakIsTemporary, let context = managedObjectContext {
+        if !tiebreakIsTemporary, !leftUnregistered, let context = managedObjectContext {
             context.objectWillDeallocate(self)
         }
     }
@@ -244,6 +250,16 @@ open class ManagedObject {
             return valueType.init(storedValue: stored)
         }
         return ModelValueCoding.value(from: stored, type: entity.attributes[slot].type)
+    }
+
+    /// A new buffer holding `initial`'s values, made and filled with specialized code (a
+    /// copy-on-write copy goes through the runtime's generic array copy, and
+    /// `ContiguousArray(repeating:count:)` through its generic allocation).
+    static func ownStorage(copying initial: ContiguousArray<SQLValue>) -> ContiguousArray<SQLValue> {
+        var storage = ContiguousArray<SQLValue>()
+        storage.reserveCapacity(initial.count)
+        for value in initial { storage.append(value) }
+        return storage
     }
 
     static func invalidEntity(for objectClass: ManagedObject.Type) -> EntityDescription {

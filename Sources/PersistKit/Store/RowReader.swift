@@ -34,8 +34,9 @@ struct RowReader {
     @inline(__always)
     func readStorage(_ statement: SQLiteStatement, key: Int64) throws -> ContiguousArray<SQLValue> {
         let count = columnTypes.count
-        // reserveCapacity and append are specialized for SQLValue; the unsafeUninitializedCapacity
-        // initializer calls the standard library's generic allocation (a metadata lookup per row).
+        // reserveCapacity and append are specialized for SQLValue (one allocation, then stores).
+        // ContiguousArray(repeating:count:) and the unsafeUninitializedCapacity initializer call
+        // the standard library's generic allocation (a metadata lookup per row, twice the cost).
         var storage = ContiguousArray<SQLValue>()
         storage.reserveCapacity(count)
         for slot in 0..<count {

@@ -105,21 +105,4 @@ struct StoreWritePlan {
     }
 
     var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty && links.isEmpty }
-
-    /// Adds an inserted row, extending the last run when it is of the same entity; a new run
-    /// reserves room for the `remaining` rows still to come (this one included).
-    mutating func insert(_ storage: ContiguousArray<SQLValue>, temporaryKey: Int64, of entity: EntityDescription, upTo remaining: Int) {
-        if let last = inserts.indices.last, inserts[last].entity === entity {
-            inserts[last].rows.append(storage)
-            inserts[last].temporaryKeys.append(temporaryKey)
-        } else {
-            var rows: [ContiguousArray<SQLValue>] = []
-            rows.reserveCapacity(remaining)
-            rows.append(storage)
-            var keys: [Int64] = []
-            keys.reserveCapacity(remaining)
-            keys.append(temporaryKey)
-            inserts.append(InsertRun(entity: entity, rows: rows, temporaryKeys: keys))
-        }
-    }
 }
