@@ -11,8 +11,9 @@ import Foundation
 /// Entities described by a class are built once per class, by reflecting an instance (the
 /// probe) at model creation; nothing is reflected per object or per row.
 public final class EntityDescription: @unchecked Sendable {
-    // @unchecked Sendable: every stored property is immutable after init, except `probe` and
-    // `keyPathSlots`, which only `lock` guards, and `slotTable`, which is lock-free (atomics).
+    // @unchecked Sendable: every stored property is immutable after init, except `probe`,
+    // `keyPathSlots` and `storageSlots`, which only `lock` guards, and `slotTable`, which is
+    // lock-free (atomics).
 
     /// The entity's name, which is also its table name.
     public let name: String
@@ -61,6 +62,10 @@ public final class EntityDescription: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var probe: ManagedObject?
     private var keyPathSlots: [AnyKeyPath: Int] = [:]
+    /// Storage key paths' slots by key path value: what `slotTable` misses (it knows a key
+    /// path by its object's address, and the runtime may make a new object for the same key
+    /// path, which fills the table) is found here instead of by reflection.
+    private var storageSlots: [AnyKeyPath: Int] = [:]
 
     init(name: String, objectClass: ManagedObject.Type, isClassBacked: Bool,
          attributes: [AttributeDescription], valueTypes: [(any AttributeValue.Type)?],
@@ -209,6 +214,10 @@ public final class EntityDescription: @unchecked Sendable {
         defer { lock.unlock() }
         let published = slotTable.slot(for: storageKeyPath)
         if published >= 0 { return published }
+        if let known = storageSlots[storageKeyPath] {
+            slotTable.publish(known, for: storageKeyPath)
+            return known
+        }
         guard let probe = probe as? Object else { return -1 }
         probe[keyPath: storageKeyPath].probeMark = true
         let wrappers = EntityReflection.attributeWrappers(of: probe)
@@ -217,6 +226,7 @@ public final class EntityDescription: @unchecked Sendable {
             return -1
         }
         slotTable.publish(found, for: storageKeyPath)
+        storageSlots[storageKeyPath] = found
         return found
     }
 
