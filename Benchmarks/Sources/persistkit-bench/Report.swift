@@ -1,7 +1,7 @@
 import Foundation
 
-/// The goal the issues set for PersistKit on a workload (issue 5, and issue 13 for the batch
-/// rows, `iterate-1m` and `cache-reload`).
+/// The goal the issues set for PersistKit on a workload (issue 5's, tightened by issue 13, which
+/// also set the batch rows', `iterate-1m`'s and `cache-reload`'s).
 struct Goal {
     enum Kind {
         case ratioToRaw(Double), milliseconds(Double)
