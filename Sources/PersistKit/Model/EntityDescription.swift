@@ -50,6 +50,8 @@ public final class EntityDescription: @unchecked Sendable {
     /// Each new object's storage: defaults, NULL where there is none.
     let initialStorage: ContiguousArray<SQLValue>
     let slotTable: StorageSlotTable
+    /// Where the class's `@Attribute` wrappers keep their slots: set in each new object.
+    let attributeFieldOffsets: AttributeFieldOffsets
     /// Slots that must not be NULL at save, and slots holding reals (NaN is refused): computed
     /// once, checked per object.
     let requiredSlots: [Int]
@@ -91,6 +93,8 @@ public final class EntityDescription: @unchecked Sendable {
         initialStorage = ContiguousArray(attributes.map(\.initialStoredValue)
             + Array(repeating: SQLValue.null, count: columns.count - attributes.count))
         slotTable = StorageSlotTable(attributeCount: attributes.count)
+        attributeFieldOffsets = isClassBacked && !attributes.isEmpty
+            ? AttributeFieldOffsets(objectClass: objectClass, attributes: attributes, valueTypes: valueTypes) : .none
         requiredSlots = attributes.filter { !$0.isOptional }.map(\.index)
         realSlots = attributes.filter { $0.type.columnType == "REAL" }.map(\.index)
         validators = attributes.filter { !$0.validation.isEmpty }.map { SlotValidator(attribute: $0, entityName: name) }

@@ -16,6 +16,11 @@ import Foundation
 /// the value is tracked by the object's context, a write of an equal value changes nothing.
 @propertyWrapper
 public struct Attribute<Value: AttributeValue> {
+    /// The attribute's storage slot, written into each object's wrappers when the object is
+    /// made (see `AttributeFieldOffsets`): a read loads it instead of looking up the storage
+    /// key path. -1 until then (and for a wrapper that names no attribute of the object's
+    /// entity), which the accessors resolve once, or treat as "no slot".
+    @usableFromInline var slot = -1
     /// The declared initial value (the attribute's default), if any.
     @usableFromInline let initialValue: Value?
     /// The declared options (uniqueness, validation rules); read once, from the entity's probe.
@@ -98,26 +103,33 @@ public struct Attribute<Value: AttributeValue> {
 
     /// Reads and writes the attribute through its object's storage.
     ///
-    /// Inlinable so that each entity's accessors are specialized in the module that declares
-    /// it: a read is a slot lookup and a typed decode, with no generic dispatch.
+    /// Inlined into each entity's accessors, in the module that declares it: the slot is a
+    /// field of the wrapper (given when the object was made), which the compiler loads
+    /// directly; the key paths it passes are then unused, and never made.
     @inlinable
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Attribute<Value>>
     ) -> Value {
-        get {
-            var slot = object.entity.publishedSlot(for: storageKeyPath)
-            if slot < 0 { slot = object.entity.discoverSlot(for: storageKeyPath) }
+        @inline(__always) get {
+            var slot = object[keyPath: storageKeyPath].slot
+            if slot == -1 {
+                object.installAttributeSlots()
+                slot = object[keyPath: storageKeyPath].slot
+            }
             guard slot >= 0, slot < object.storage.count else {
                 return unsetValue(object[keyPath: storageKeyPath].initialValue)
             }
             if object.isProbe { object.probedSlot = slot }
             return Value(storedValue: object.storage[slot]) ?? unsetValue(object[keyPath: storageKeyPath].initialValue)
         }
-        set {
-            var slot = object.entity.publishedSlot(for: storageKeyPath)
-            if slot < 0 { slot = object.entity.discoverSlot(for: storageKeyPath) }
+        @inline(__always) set {
+            var slot = object[keyPath: storageKeyPath].slot
+            if slot == -1 {
+                object.installAttributeSlots()
+                slot = object[keyPath: storageKeyPath].slot
+            }
             guard slot >= 0, slot < object.storage.count else { return }
             do {
                 object.setStoredValue(try newValue.makeStoredValue(), at: slot)
@@ -150,6 +162,8 @@ protocol AttributeWrapper {
     var hasInitialValue: Bool { get }
     var probeMark: Bool { get set }
     var optionKinds: [AttributeOptionKind] { get }
+    /// Where the wrapper keeps its slot, in bytes from the wrapper's start.
+    static var slotFieldOffset: Int? { get }
     var originalName: String? { get }
     func initialStoredValue() throws -> SQLValue
 }
@@ -157,6 +171,7 @@ protocol AttributeWrapper {
 extension Attribute: AttributeWrapper {
     @usableFromInline static var valueType: any AttributeValue.Type { Value.self }
     @usableFromInline var hasInitialValue: Bool { initialValue != nil }
+    @usableFromInline static var slotFieldOffset: Int? { MemoryLayout<Self>.offset(of: \Self.slot) }
     @usableFromInline var optionKinds: [AttributeOptionKind] { options.map(\.kind) }
     @usableFromInline func initialStoredValue() throws -> SQLValue { try initialValue?.makeStoredValue() ?? .null }
 }

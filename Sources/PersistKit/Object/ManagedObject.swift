@@ -72,6 +72,9 @@ open class ManagedObject {
         objectID = ObjectID(entityName: entity.name, storeIdentifier: "", key: 0, isTemporary: true)
         tiebreakKey = 0
         tiebreakIsTemporary = true
+        if !entity.attributeFieldOffsets.isEmpty, ObjectIdentifier(type(of: self)) == ObjectIdentifier(entity.objectClass) {
+            entity.attributeFieldOffsets.install(in: self)
+        }
         if let context {
             context.insert(self)
         }
@@ -260,6 +263,13 @@ open class ManagedObject {
         storage.reserveCapacity(initial.count)
         for value in initial { storage.append(value) }
         return storage
+    }
+
+    /// Gives this object's `@Attribute` wrappers their slots, the first time one is used on
+    /// an object that was not given them when it was made (see `AttributeFieldOffsets`).
+    @usableFromInline
+    final func installAttributeSlots() {
+        AttributeFieldOffsets.installMatching(in: self, entity: entity)
     }
 
     static func invalidEntity(for objectClass: ManagedObject.Type) -> EntityDescription {
