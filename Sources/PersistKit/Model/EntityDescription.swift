@@ -11,9 +11,9 @@ import Foundation
 /// Entities described by a class are built once per class, by reflecting an instance (the
 /// probe) at model creation; nothing is reflected per object or per row.
 public final class EntityDescription: @unchecked Sendable {
-    // @unchecked Sendable: every stored property is immutable after init, except `probe`,
-    // `keyPathSlots` and `storageSlots`, which only `lock` guards, and `slotTable`, which is
-    // lock-free (atomics).
+    // @unchecked Sendable: every stored property is immutable after init, except `probe` and
+    // `keyPathSlots`, which only `lock` guards, and `relationshipSlotTable`, which is lock-free
+    // (atomics).
 
     /// The entity's name, which is also its table name.
     public let name: String
@@ -39,7 +39,7 @@ public final class EntityDescription: @unchecked Sendable {
     let relationshipIndexByName: [String: Int]
     /// Slots that hold a to-one's foreign key (they may hold a temporary key, negated, until saved).
     let foreignKeySlots: [Int]
-    /// Relationship wrappers' key paths to relationship indexes (like `slotTable` for attributes).
+    /// Relationship wrappers' key paths to relationship indexes (attributes' wrappers hold their slots).
     let relationshipSlotTable: StorageSlotTable
     /// The model's other entities, for following relationships by name (filled by the model).
     let directory = EntityDirectory()
@@ -49,7 +49,6 @@ public final class EntityDescription: @unchecked Sendable {
     let valueTypes: [(any AttributeValue.Type)?]
     /// Each new object's storage: defaults, NULL where there is none.
     let initialStorage: ContiguousArray<SQLValue>
-    let slotTable: StorageSlotTable
     /// Where the class's `@Attribute` wrappers keep their slots: set in each new object.
     let attributeFieldOffsets: AttributeFieldOffsets
     /// Slots that must not be NULL at save, and slots holding reals (NaN is refused): computed
@@ -64,10 +63,6 @@ public final class EntityDescription: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var probe: ManagedObject?
     private var keyPathSlots: [AnyKeyPath: Int] = [:]
-    /// Storage key paths' slots by key path value: what `slotTable` misses (it knows a key
-    /// path by its object's address, and the runtime may make a new object for the same key
-    /// path, which fills the table) is found here instead of by reflection.
-    private var storageSlots: [AnyKeyPath: Int] = [:]
 
     init(name: String, objectClass: ManagedObject.Type, isClassBacked: Bool,
          attributes: [AttributeDescription], valueTypes: [(any AttributeValue.Type)?],
@@ -92,7 +87,6 @@ public final class EntityDescription: @unchecked Sendable {
         attributeIndexByName = byName
         initialStorage = ContiguousArray(attributes.map(\.initialStoredValue)
             + Array(repeating: SQLValue.null, count: columns.count - attributes.count))
-        slotTable = StorageSlotTable(attributeCount: attributes.count)
         attributeFieldOffsets = isClassBacked && !attributes.isEmpty
             ? AttributeFieldOffsets(objectClass: objectClass, attributes: attributes, valueTypes: valueTypes) : .none
         requiredSlots = attributes.filter { !$0.isOptional }.map(\.index)
@@ -200,38 +194,6 @@ public final class EntityDescription: @unchecked Sendable {
         object.storage = initialStorage
         object.isProbe = true
         probe = object
-    }
-
-    /// The slot of an `@Attribute`'s storage key path once it was found: a lock-free read.
-    /// -1 the first time; ``discoverSlot(for:)`` then finds and publishes it.
-    @usableFromInline
-    func publishedSlot(for storageKeyPath: AnyKeyPath) -> Int {
-        slotTable.slot(for: storageKeyPath)
-    }
-
-    /// Marks the wrapper the key path names on the probe, and finds it by reflection.
-    @usableFromInline
-    func discoverSlot<Object: ManagedObject, Wrapper: AttributeWrapper>(
-        for storageKeyPath: ReferenceWritableKeyPath<Object, Wrapper>
-    ) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        let published = slotTable.slot(for: storageKeyPath)
-        if published >= 0 { return published }
-        if let known = storageSlots[storageKeyPath] {
-            slotTable.publish(known, for: storageKeyPath)
-            return known
-        }
-        guard let probe = probe as? Object else { return -1 }
-        probe[keyPath: storageKeyPath].probeMark = true
-        let wrappers = EntityReflection.attributeWrappers(of: probe)
-        probe[keyPath: storageKeyPath].probeMark = false
-        guard let found = wrappers.firstIndex(where: { $0.wrapper.probeMark }), found < attributes.count else {
-            return -1
-        }
-        slotTable.publish(found, for: storageKeyPath)
-        storageSlots[storageKeyPath] = found
-        return found
     }
 
     /// The attribute a plain key path (`\.due`) reads, found by reading it on the probe.

@@ -27,8 +27,6 @@ public struct Attribute<Value: AttributeValue> {
     let options: [AttributeOption<Value>]
     /// The attribute's name in the previous model version, when this version renamed it.
     @usableFromInline let originalName: String?
-    /// Set on the entity's probe object only, to find which wrapper a storage key path names.
-    @usableFromInline var probeMark = false
 
     /// An attribute with an initial value, which is its default, and options:
     /// `@Attribute(.range(1...5)) var rating = 3`.
@@ -160,7 +158,6 @@ public struct Attribute<Value: AttributeValue> {
 protocol AttributeWrapper {
     static var valueType: any AttributeValue.Type { get }
     var hasInitialValue: Bool { get }
-    var probeMark: Bool { get set }
     var optionKinds: [AttributeOptionKind] { get }
     /// Where the wrapper keeps its slot, in bytes from the wrapper's start.
     static var slotFieldOffset: Int? { get }
