@@ -139,4 +139,26 @@ final class BatchedFetchTests: XCTestCase {
         XCTAssertEqual(gapped.map(\.title), (0..<40).filter { $0 != 7 }.map { "t\($0)" } + ["later"])
         XCTAssertEqual(Array(gapped).map(\.objectID), try context.fetch(request).map(\.objectID))
     }
+
+    /// Objects of a batch let go leave the identity map, but one held elsewhere stays the
+    /// context's instance for its row; one held weakly goes, and reading it again makes a new
+    /// one for the same row.
+    func testObjectsHeldElsewhereOutliveTheirBatch() throws {
+        let directory = TemporaryDirectory()
+        let context = try makeGraphContainer(directory).newContext()
+        try context.execute(BatchInsertRequest<GTask>(objects: (0..<100).map { ["title": "t\($0)"] }))
+        var request = FetchRequest<GTask>()
+        request.fetchBatchSize = 10
+        let batched = try context.fetchBatched(request)
+        let held = batched[3]
+        weak let weaklyHeld = batched[14]
+        let weakID = batched.objectID(at: 14)
+        XCTAssertEqual(batched.map(\.title), (0..<100).map { "t\($0)" })
+        XCTAssertNil(weaklyHeld, "its batch was let go")
+        XCTAssertTrue(try context.existingObject(with: held.objectID) === held)
+        XCTAssertEqual(context.registeredObjects.count, 21, "the last two batches and the object held")
+        XCTAssertTrue(batched[3] === held, "read again: the instance held")
+        XCTAssertEqual(batched[14].objectID, weakID)
+        XCTAssertEqual(batched[14].title, "t14")
+    }
 }

@@ -64,7 +64,7 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
         }
         if !prefetching.isEmpty { try? context.prefetch(prefetching, for: made.filter { !$0.deletedFlag }) }
         recent.append((batch, made))
-        if recent.count > 2 { recent.removeFirst() }
+        if recent.count > 2 { context.letGo(recent.removeFirst().objects, of: entity) }
         return made
     }
 

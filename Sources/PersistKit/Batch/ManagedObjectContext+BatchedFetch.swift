@@ -62,6 +62,22 @@ extension ManagedObjectContext {
         return keys.map { byKey[$0] ?? deletedStandIn(plan.entity, key: $0) }
     }
 
+    /// Lets go of a batch a batched fetch no longer holds. The objects nothing else holds
+    /// leave the identity map here, in one pass, and their `deinit` then has nothing to remove:
+    /// one registry lookup per batch instead of one per object.
+    func letGo(_ batch: consuming [ManagedObject], of entity: EntityDescription) {
+        var batch = batch
+        guard let registry = registered[ObjectIdentifier(entity)] else { return }
+        for index in batch.indices where isKnownUniquelyReferenced(&batch[index]) {
+            // Only this very object leaves (a stand-in or an object of an earlier reset is not
+            // in the map); its `deinit` runs when `batch` goes, below.
+            let object = batch[index]
+            guard !object.tiebreakIsTemporary else { continue }
+            registry.byKey.remove(object.tiebreakKey, ifIdenticalTo: object)
+            object.leftUnregistered = true
+        }
+    }
+
     /// The objects with `keys` when the keys ascend (a fetch in primary-key order, the common
     /// way to walk a big table): the read returns the rows in the keys' order, so each object is
     /// made as its row arrives, with no lookup table. Nil when the keys do not ascend or a row
