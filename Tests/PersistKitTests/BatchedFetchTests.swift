@@ -121,4 +121,44 @@ final class BatchedFetchTests: XCTestCase {
         XCTAssertFalse(batched[15].isDeleted)
         XCTAssertTrue(batched[3] === batched[3], "a batch held is not read again")
     }
+
+    /// A walk of a whole table knows its keys when the fetch runs: rows saved elsewhere later
+    /// are not in it, and a gap in the keys (a row deleted before the fetch) is seen.
+    func testWholeTableWalksHoldTheRowsOfTheirFetch() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeGraphContainer(directory)
+        let context = container.newContext()
+        try context.execute(BatchInsertRequest<GTask>(objects: (0..<40).map { ["title": "t\($0)"] }))
+        var request = FetchRequest<GTask>()
+        request.fetchBatchSize = 16
+        let walk = try context.fetchBatched(request)
+        try container.newContext().execute(BatchInsertRequest<GTask>(objects: [["title": "later"]]))
+        XCTAssertEqual(walk.map(\.title), (0..<40).map { "t\($0)" })
+        try container.newContext().execute(BatchDeleteRequest<GTask>(objectIDs: [walk.objectID(at: 7)]))
+        let gapped = try context.fetchBatched(request)
+        XCTAssertEqual(gapped.map(\.title), (0..<40).filter { $0 != 7 }.map { "t\($0)" } + ["later"])
+        XCTAssertEqual(Array(gapped).map(\.objectID), try context.fetch(request).map(\.objectID))
+    }
+
+    /// Objects of a batch let go leave the identity map, but one held elsewhere stays the
+    /// context's instance for its row; one held weakly goes, and reading it again makes a new
+    /// one for the same row.
+    func testObjectsHeldElsewhereOutliveTheirBatch() throws {
+        let directory = TemporaryDirectory()
+        let context = try makeGraphContainer(directory).newContext()
+        try context.execute(BatchInsertRequest<GTask>(objects: (0..<100).map { ["title": "t\($0)"] }))
+        var request = FetchRequest<GTask>()
+        request.fetchBatchSize = 10
+        let batched = try context.fetchBatched(request)
+        let held = batched[3]
+        weak let weaklyHeld = batched[14]
+        let weakID = batched.objectID(at: 14)
+        XCTAssertEqual(batched.map(\.title), (0..<100).map { "t\($0)" })
+        XCTAssertNil(weaklyHeld, "its batch was let go")
+        XCTAssertTrue(try context.existingObject(with: held.objectID) === held)
+        XCTAssertEqual(context.registeredObjects.count, 21, "the last two batches and the object held")
+        XCTAssertTrue(batched[3] === held, "read again: the instance held")
+        XCTAssertEqual(batched[14].objectID, weakID)
+        XCTAssertEqual(batched[14].title, "t14")
+    }
 }

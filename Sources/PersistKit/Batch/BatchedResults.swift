@@ -18,6 +18,7 @@
 public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection {
     private let context: ManagedObjectContext
     private let entity: EntityDescription
+    private let readPlan: BatchReadPlan
     /// Saved objects by primary key, in order; a pending object (inserted, or changed in the
     /// context) as `-(its index in pending + 1)`.
     private let keys: [Int64]
@@ -32,6 +33,7 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
         self.context = context
         self.prefetching = prefetching
         self.entity = entity
+        readPlan = BatchReadPlan(entity: entity)
         self.keys = keys
         self.pending = pending
         self.batchSize = Swift.max(1, batchSize)
@@ -47,20 +49,54 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
         let key = keys[position]
         if key < 0 { return unsafeDowncast(pending[Int(-key - 1)], to: Result.self) }
         let batch = position / batchSize
-        if let cached = recent.first(where: { $0.batch == batch }) {
-            return unsafeDowncast(cached.objects[position - batch * batchSize], to: Result.self)
-        }
+        return unsafeDowncast(objects(inBatch: batch)[position - batch * batchSize], to: Result.self)
+    }
+
+    /// The objects of batch `batch` (positions `batch * batchSize` on), made if not held.
+    fileprivate func objects(inBatch batch: Int) -> [ManagedObject] {
+        for cached in recent where cached.batch == batch { return cached.objects }
         let range = (batch * batchSize)..<Swift.min(keys.count, (batch + 1) * batchSize)
-        var made = context.objects(of: entity, keys: keys[range].filter { $0 > 0 })
+        var made = context.objects(readPlan, keys: pending.isEmpty ? Array(keys[range]) : keys[range].filter { $0 > 0 })
         if made.count < range.count {
             // Pending objects keep their places among the saved ones.
             var saved = made.makeIterator()
             made = keys[range].compactMap { $0 < 0 ? pending[Int(-$0 - 1)] : saved.next() }
         }
-        try? context.prefetch(prefetching, for: made.filter { !$0.deletedFlag })
+        if !prefetching.isEmpty { try? context.prefetch(prefetching, for: made.filter { !$0.deletedFlag }) }
         recent.append((batch, made))
-        if recent.count > 2 { recent.removeFirst() }
-        return unsafeDowncast(made[position - batch * batchSize], to: Result.self)
+        if recent.count > 2 { context.letGo(recent.removeFirst().objects, of: entity) }
+        return made
+    }
+
+    /// Iterates the objects in order, a batch at a time: each position is an array read, not a
+    /// lookup of its batch.
+    public func makeIterator() -> Iterator {
+        Iterator(results: self)
+    }
+
+    /// An iterator over a batched fetch's objects, holding the batch it is in.
+    public struct Iterator: IteratorProtocol {
+        private let results: BatchedResults
+        private var position = 0
+        private var batch: [ManagedObject] = []
+        /// The position of `batch`'s first object.
+        private var batchStart = 0
+
+        fileprivate init(results: BatchedResults) {
+            self.results = results
+        }
+
+        /// The next object, or nil after the last.
+        public mutating func next() -> Result? {
+            guard position < results.keys.count else { return nil }
+            defer { position += 1 }
+            if position - batchStart >= batch.count {
+                let index = position / results.batchSize
+                batchStart = index * results.batchSize
+                batch = results.objects(inBatch: index)
+            }
+            return unsafeDowncast(batch[position - batchStart], to: Result.self)
+        }
     }
 
     /// The identity of the object at `position`, without making it.

@@ -22,16 +22,60 @@ extension ManagedObjectContext {
         let prefetching = try prefetchSteps(request.relationshipKeyPathsForPrefetching, entity: plan.entity)
         var keys: [Int64] = []
         var pending: [ManagedObject] = []
-        try forEachKeyedRow(plan, includesPendingChanges: request.includesPendingChanges, sortValues: false) { key, _, object in
-            if let object {
-                pending.append(object)
-                keys.append(-Int64(pending.count))
-            } else {
-                keys.append(key)
+        if let dense = try denseKeys(plan, includesPendingChanges: request.includesPendingChanges) {
+            keys = Array(dense)
+        } else {
+            try forEachKeyedRow(plan, includesPendingChanges: request.includesPendingChanges, sortValues: false) { key, _, object in
+                if let object {
+                    pending.append(object)
+                    keys.append(-Int64(pending.count))
+                } else {
+                    keys.append(key)
+                }
             }
         }
         return BatchedResults(context: self, entity: plan.entity, keys: keys, pending: pending, batchSize: batchSize,
                               prefetching: prefetching)
+    }
+
+    /// Every key of a walk of the whole table when the keys have no gap (see
+    /// `SQLiteStore.denseKeys(_:)`): no row is stepped to read them. Nil when the plan
+    /// filters, sorts or windows, or pending changes are to be merged in.
+    private func denseKeys(_ plan: FetchPlan, includesPendingChanges: Bool) throws -> ClosedRange<Int64>? {
+        guard plan.limit == 0, plan.offset == 0, plan.sorts.isEmpty, plan.evaluator == nil,
+              plan.relationshipChains.isEmpty, plan.query.whereSQL == nil else { return nil }
+        if includesPendingChanges {
+            let pending = try pendingObjects(for: plan)
+            guard pending.inserted.isEmpty, pending.changedOrDeleted.isEmpty else { return nil }
+        }
+        return try store.denseKeys(plan.query)
+    }
+
+    /// The saved objects with `keys`, in that order, as ``objects(of:keys:)`` makes them, read
+    /// with `plan` (made once per batched fetch) when the keys ascend.
+    func objects(_ plan: BatchReadPlan, keys: [Int64]) -> [ManagedObject] {
+        if let made = ascendingBatch(plan, keys: keys) { return made }
+        let found = resolve(keys, in: plan.entity)
+        if found.count == keys.count { return found }
+        var byKey: [Int64: ManagedObject] = [:]
+        for object in found { byKey[object.objectID.key] = object }
+        return keys.map { byKey[$0] ?? deletedStandIn(plan.entity, key: $0) }
+    }
+
+    /// Lets go of a batch a batched fetch no longer holds. The objects nothing else holds
+    /// leave the identity map here, in one pass, and their `deinit` then has nothing to remove:
+    /// one registry lookup per batch instead of one per object.
+    func letGo(_ batch: consuming [ManagedObject], of entity: EntityDescription) {
+        var batch = batch
+        guard let registry = registered[ObjectIdentifier(entity)] else { return }
+        for index in batch.indices where isKnownUniquelyReferenced(&batch[index]) {
+            // Only this very object leaves (a stand-in or an object of an earlier reset is not
+            // in the map); its `deinit` runs when `batch` goes, below.
+            let object = batch[index]
+            guard !object.tiebreakIsTemporary else { continue }
+            registry.byKey.remove(object.tiebreakKey, ifIdenticalTo: object)
+            object.leftUnregistered = true
+        }
     }
 
     /// The objects with `keys` when the keys ascend (a fetch in primary-key order, the common
@@ -39,16 +83,21 @@ extension ManagedObjectContext {
     /// made as its row arrives, with no lookup table. Nil when the keys do not ascend or a row
     /// is gone (the general path makes the stand-ins).
     func ascendingBatch(of entity: EntityDescription, keys: [Int64]) -> [ManagedObject]? {
+        ascendingBatch(BatchReadPlan(entity: entity), keys: keys)
+    }
+
+    private func ascendingBatch(_ plan: BatchReadPlan, keys: [Int64]) -> [ManagedObject]? {
         var previous = Int64.min
         for key in keys {
             guard key > previous else { return nil }
             previous = key
         }
+        let entity = plan.entity
         let objects = entityObjects(entity)
         var made: [ManagedObject] = []
         made.reserveCapacity(keys.count)
         do {
-            try store.read(entity, keys: keys) { key, version, decode in
+            try store.readAscending(plan, keys: keys[...]) { key, version, decode in
                 made.append(try materialize(key: key, version: version, decode, entity: entity, objects: objects))
             }
         } catch {
