@@ -20,8 +20,9 @@ final class ChangedRowCollector {
     private let table: ContiguousArray<CChar>
     /// The last table-name pointer the hook gave that matched: SQLite passes the table's own
     /// name, the same pointer for every row.
-    private var matched: UnsafePointer<CChar>?
-    private var keys: [Int64] = []
+    /// Unchecked: only the hook touches these, once per row, while the statement runs.
+    @exclusivity(unchecked) private var matched: UnsafePointer<CChar>?
+    @exclusivity(unchecked) private var keys: [Int64] = []
 
     private init(_ operation: Operation, table: String) {
         code = operation.code
@@ -36,7 +37,8 @@ final class ChangedRowCollector {
         return try withExtendedLifetime(collector) {
             sqlite3_update_hook(connection.handle, { context, code, _, table, key in
                 guard let context, let table else { return }
-                Unmanaged<ChangedRowCollector>.fromOpaque(context).takeUnretainedValue().note(code, table, key)
+                // The collector outlives the statement (`withExtendedLifetime`): no retain per row.
+                Unmanaged<ChangedRowCollector>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.note(code, table, key) }
             }, Unmanaged.passUnretained(collector).toOpaque())
             defer { sqlite3_update_hook(connection.handle, nil, nil) }
             try body()
