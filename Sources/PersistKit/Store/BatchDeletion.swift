@@ -1,6 +1,14 @@
 /// The delete rules of a batch delete, run in SQL inside its transaction: which rows go
 /// (cascades, to any depth; cycles end), which a `.deny` forbids, which references become NULL.
 enum BatchDeletion {
+    /// Whether deleting rows of `entity` is only that: no relationship of the model points at
+    /// it (nothing to nullify, cascade from or unlink) and none of its own cascades or denies.
+    /// Its join-table links, if it owns any, go with its rows (`ON DELETE CASCADE`).
+    static func isDirect(_ entity: EntityDescription, model: ManagedObjectModel) -> Bool {
+        entity.relationships.allSatisfy { $0.deleteRule != .cascade && $0.deleteRule != .deny }
+            && model.entities.allSatisfy { other in other.relationships.allSatisfy { $0.destinationEntityName != entity.name } }
+    }
+
     /// The rows to delete, by entity name: the requested ones and every row they cascade to.
     static func closure(of entity: EntityDescription, keys: [Int64], model: ManagedObjectModel,
                         _ connection: SQLiteConnection) throws -> [String: Set<Int64>] {
@@ -48,7 +56,8 @@ enum BatchDeletion {
         for entity in model.entities {
             for relationship in entity.relationships {
                 guard case .foreignKey(let slot, let positionSlot) = relationship.storage,
-                      let targets = doomed[relationship.destinationEntityName], !targets.isEmpty else { continue }
+                      let targets = doomed[relationship.destinationEntityName], !targets.isEmpty,
+                      !isCascaded(slot, of: entity, to: relationship.destinationEntityName, model: model) else { continue }
                 let column = SQLName.quote(entity.columns[slot].name)
                 var sets = ["\(column) = NULL", "\(SQLName.quote(SchemaSQL.version)) = \(SQLName.quote(SchemaSQL.version)) + 1"]
                 if let positionSlot { sets.append("\(SQLName.quote(entity.columns[positionSlot].name)) = NULL") }
@@ -62,6 +71,40 @@ enum BatchDeletion {
                 changes.update(nullified, of: entity, slots: SlotSet([slot]))
             }
         }
+    }
+
+    /// Whether every row of `entity` whose foreign key in `slot` refers to a row to delete is
+    /// deleted too: the destination cascades through that very key (``closure(of:keys:model:_:)``
+    /// followed it from every row it deletes), so there is nothing left to nullify.
+    private static func isCascaded(_ slot: Int, of entity: EntityDescription, to destinationName: String,
+                                   model: ManagedObjectModel) -> Bool {
+        guard let destination = model.entity(named: destinationName) else { return false }
+        return destination.relationships.contains { inverse in
+            guard inverse.deleteRule == .cascade, inverse.destinationEntityName == entity.name,
+                  case .inverseForeignKey(_, slot, _) = inverse.storage else { return false }
+            return true
+        }
+    }
+
+    /// The order to delete the entities' rows in: an entity before those its to-ones point at,
+    /// where the model allows (cycles are cut anywhere), so that SQLite's `ON DELETE SET NULL`
+    /// finds no row referring to a deleted one (rows to delete are not first nullified).
+    static func deletionOrder(_ names: [String], model: ManagedObjectModel) -> [String] {
+        let wanted = Set(names)
+        var order: [String] = [], visited = Set<String>()
+        func visit(_ name: String) {
+            guard visited.insert(name).inserted else { return }
+            // Those pointing at `name` go first.
+            for entity in model.entities where wanted.contains(entity.name) && entity.name != name {
+                if entity.relationships.contains(where: { relationship in
+                    guard relationship.destinationEntityName == name, case .foreignKey = relationship.storage else { return false }
+                    return true
+                }) { visit(entity.name) }
+            }
+            order.append(name)
+        }
+        for name in names.sorted() { visit(name) }
+        return order
     }
 
     /// Notes the rows that stay but lose join-table links to rows to delete (the links go
