@@ -111,14 +111,23 @@ extension ManagedObjectContext {
         }
         for index in rows.indices.reversed() where winner[index] != index { winner[index] = winner[winner[index]] }
         var result = BatchRows(insert: SQLiteStore.BatchInsert(entity: entity))
-        var position: [Int: Int] = [:]
-        var requested: [Int] = []   // for each written row, the requested row it is
-        for index in rows.indices where winner[index] == index {
-            position[index] = result.insert.rows.count
-            result.insert.rows.append(rows[index])
-            requested.append(index)
+        let requested: [Int]   // for each written row, the requested row it is
+        if winner.indices.allSatisfy({ winner[$0] == $0 }) {
+            // No two rows collide (the usual batch): every row is written, in order.
+            result.insert.rows = rows
+            requested = Array(rows.indices)
+            result.rowForEach = requested
+        } else {
+            var position: [Int: Int] = [:]
+            var written: [Int] = []
+            for index in rows.indices where winner[index] == index {
+                position[index] = result.insert.rows.count
+                result.insert.rows.append(rows[index])
+                written.append(index)
+            }
+            requested = written
+            result.rowForEach = rows.indices.map { position[winner[$0]] ?? 0 }
         }
-        result.rowForEach = rows.indices.map { position[winner[$0]] ?? 0 }
         result.insert.requestIndex = requested
         for slots in entity.uniquenessSlots where !slots.isEmpty {
             var byKey: [UniquenessKey: Int] = [:]
