@@ -7,7 +7,8 @@ final class ResultsRows {
     /// Whether saved rows keep their key and sort values instead of their object (a batched
     /// controller): objects are made when read, and sorts through to-ones read real values.
     let keyed: Bool
-    private(set) var rows: [ResultsEntry] = []
+    /// The rows in order, chunked so a change moves a few hundred rows, not all.
+    private(set) var rows: ResultsRowStore
     /// Each placed row, by its held object and (keyed rows) by saved key: how a changed object
     /// is found again. Built on the first change, not by the fetch: a controller whose results
     /// never change never pays for it.
@@ -17,10 +18,15 @@ final class ResultsRows {
     private(set) var sectionKeys: [SQLValue] = []
     private(set) var sectionStarts: [Int] = []
 
-    init(sorts: [ResolvedSort], sectioned: Bool, keyed: Bool = false) {
+    /// The most rows a chunk of `rows` holds (small in tests, to exercise chunking).
+    let maxChunk: Int
+
+    init(sorts: [ResolvedSort], sectioned: Bool, keyed: Bool = false, maxChunk: Int = ResultsRowStore.defaultMaxChunk) {
+        self.maxChunk = maxChunk
         self.sorts = sorts
         self.sectioned = sectioned
         self.keyed = keyed
+        rows = ResultsRowStore(maxChunk: maxChunk)
     }
 
     var count: Int { rows.count }
@@ -81,7 +87,7 @@ final class ResultsRows {
 
     /// Replaces every row with rows already made (a keyed fetch's).
     func reset(entries: [ResultsEntry]) {
-        rows = entries
+        rows = ResultsRowStore(entries, maxChunk: maxChunk)
         placedIndex = nil
         placedKeyIndex = [:]
         rebuildSections(affectedKeys: nil)
@@ -93,7 +99,9 @@ final class ResultsRows {
         guard let entry = entry(for: object) else { return nil }
         let found = lowerBound(entry)
         if found < rows.count, rows[found] === entry { return found }
-        return rows.firstIndex { $0 === entry }
+        // Only when its object's ID changed since it was placed (a save): look at every row.
+        for (position, row) in rows.enumerated() where row === entry { return position }
+        return nil
     }
 
     /// Takes out the rows at `outgoing` (ascending old positions), puts in `incoming` objects at
@@ -107,13 +115,16 @@ final class ResultsRows {
         var incoming = objects.map { (object: $0, entry: makeEntry($0)) }
         incoming.sort { ResultsEntry.compare($0.entry, $1.entry, sorts: order) < 0 }
         var positions: [ObjectIdentifier: Int] = [:]
-        if outgoing.count + incoming.count <= 16 {
+        if (outgoing.count + incoming.count) * ResultsRows.mergeRatio <= rows.count {
             for position in outgoing.reversed() { rows.remove(at: position) }
-            for item in incoming { rows.insert(item.entry, at: lowerBound(item.entry)) }
+            for item in incoming { rows.insert(item.entry) { ResultsEntry.compare($0, item.entry, sorts: order) < 0 } }
             for item in incoming { positions[ObjectIdentifier(item.object)] = lowerBound(item.entry) }
         } else {
-            removeInPlace(outgoing)
-            insertInPlace(incoming, positions: &positions)
+            var flat = rows.array
+            rows = ResultsRowStore(maxChunk: maxChunk)   // so `flat` is the only reference: swaps move no counts
+            ResultsRows.removeInPlace(outgoing, from: &flat)
+            ResultsRows.insertInPlace(incoming, into: &flat, sorts: order, positions: &positions)
+            rows = ResultsRowStore(flat, maxChunk: maxChunk)
         }
         for item in incoming { index(item.entry) }
         rebuildSections(affectedKeys: incoming.map { $0.entry.key(0) })
@@ -122,21 +133,18 @@ final class ResultsRows {
 
     /// The first flat position whose row does not sort before `probe`.
     func lowerBound(_ probe: ResultsEntry) -> Int {
-        var low = 0, high = rows.count
-        while low < high {
-            let mid = (low + high) / 2
-            if ResultsEntry.compare(rows[mid], probe, sorts: sorts) < 0 {
-                low = mid + 1
-            } else {
-                high = mid
-            }
-        }
-        return low
+        let sorts = sorts
+        return rows.partitionPoint { ResultsEntry.compare($0, probe, sorts: sorts) < 0 }
     }
+
+    /// How many rows per changed row make one merge over every row cheaper than placing each
+    /// changed row on its own: a placement is a move within a chunk and two binary searches
+    /// (about 1,500 instructions), a merge swaps each row twice (about 20 a row).
+    static let mergeRatio = 64
 
     /// Removes the rows at `outgoing` (ascending) in one pass: survivors are swapped down (no
     /// reference counting), the removed rows end up last and are dropped.
-    private func removeInPlace(_ outgoing: [Int]) {
+    private static func removeInPlace(_ outgoing: [Int], from rows: inout [ResultsEntry]) {
         guard !outgoing.isEmpty else { return }
         var kept = 0
         rows.withUnsafeMutableBufferPointer { buffer in
@@ -156,9 +164,12 @@ final class ResultsRows {
     /// Inserts `incoming` (sorted) at their places in one backward pass: each place is found by
     /// binary search, the rows after it are swapped up (no reference counting). O(n) moves,
     /// O(k log n) comparisons.
-    private func insertInPlace(_ incoming: [(object: ManagedObject, entry: ResultsEntry)], positions: inout [ObjectIdentifier: Int]) {
+    private static func insertInPlace(_ incoming: [(object: ManagedObject, entry: ResultsEntry)], into rows: inout [ResultsEntry],
+                                      sorts: [ResolvedSort], positions: inout [ObjectIdentifier: Int]) {
         guard !incoming.isEmpty else { return }
-        let places = incoming.map { lowerBound($0.entry) }
+        let places = incoming.map { item in
+            partitionPoint(rows[...]) { ResultsEntry.compare($0, item.entry, sorts: sorts) < 0 }
+        }
         let oldCount = rows.count
         rows.append(contentsOf: incoming.map(\.entry))   // placeholders, overwritten below
         rows.withUnsafeMutableBufferPointer { buffer in
@@ -217,11 +228,18 @@ final class ResultsRows {
     }
 
     private func boundary(_ sort: ResolvedSort, _ key: SQLValue, strictlyAfter: Bool) -> Int {
-        var low = 0, high = rows.count
+        rows.partitionPoint { row in
+            let order = sort.compare(row.key(0), key)
+            return order < 0 || (strictlyAfter && order == 0)
+        }
+    }
+
+    /// The first position in `rows` whose row is not `before`.
+    private static func partitionPoint(_ rows: ArraySlice<ResultsEntry>, _ before: (ResultsEntry) -> Bool) -> Int {
+        var low = rows.startIndex, high = rows.endIndex
         while low < high {
             let mid = (low + high) / 2
-            let order = sort.compare(rows[mid].key(0), key)
-            if order < 0 || (strictlyAfter && order == 0) { low = mid + 1 } else { high = mid }
+            if before(rows[mid]) { low = mid + 1 } else { high = mid }
         }
         return low
     }
@@ -258,13 +276,15 @@ final class ResultsRows {
     func inconsistency() -> String? {
         buildIndexes()
         var seen = Set<ObjectIdentifier>()
+        var previous: ResultsEntry?
         for (index, row) in rows.enumerated() {
+            defer { previous = row }
             let name = row.held.map { "\($0)" } ?? "row with key \(row.savedKey)"
             guard seen.insert(ObjectIdentifier(row)).inserted else { return "row \(index) is there twice: \(name)" }
             let placed = row.held.map { placedIndex?[ObjectIdentifier($0)] } ?? placedKeyIndex[row.savedKey]
             guard let placed else { return "row \(index) is not placed: \(name)" }
             if placed !== row { return "row \(index) is not the entry its object is placed under: \(name)" }
-            if index > 0, ResultsEntry.compare(rows[index - 1], row, sorts: sorts) >= 0 {
+            if let previous, ResultsEntry.compare(previous, row, sorts: sorts) >= 0 {
                 return "rows \(index - 1) and \(index) are out of order: \(name)"
             }
         }
