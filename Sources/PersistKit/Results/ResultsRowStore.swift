@@ -190,24 +190,20 @@ struct ResultsRowStore: Sequence {
     struct Iterator: IteratorProtocol {
         let chunks: [ArraySlice<ResultsEntry>]
         var chunk = 0
-        var index = 0
+        var rows: ArraySlice<ResultsEntry>.Iterator
 
         init(chunks: [ArraySlice<ResultsEntry>]) {
             self.chunks = chunks
-            index = chunks.first?.startIndex ?? 0
+            rows = (chunks.first ?? []).makeIterator()
         }
 
         mutating func next() -> ResultsEntry? {
-            while chunk < chunks.count {
-                let rows = chunks[chunk]
-                if index < rows.endIndex {
-                    defer { index += 1 }
-                    return rows[index]
-                }
+            while true {
+                if let row = rows.next() { return row }
                 chunk += 1
-                if chunk < chunks.count { index = chunks[chunk].startIndex }
+                guard chunk < chunks.count else { return nil }
+                rows = chunks[chunk].makeIterator()
             }
-            return nil
         }
     }
 

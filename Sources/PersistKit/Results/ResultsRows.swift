@@ -12,8 +12,8 @@ final class ResultsRows {
     /// Each placed row, by its held object and (keyed rows) by saved key: how a changed object
     /// is found again. Built on the first change, not by the fetch: a controller whose results
     /// never change never pays for it.
-    private var placedIndex: [ObjectIdentifier: ResultsEntry]?
-    private var placedKeyIndex: [Int64: ResultsEntry] = [:]
+    private var placedIndex: ResultsPlacedIndex?
+    private var placedKeyIndex = ResultsPlacedIndex()
     /// Section key values and the flat index each section starts at.
     private(set) var sectionKeys: [SQLValue] = []
     private(set) var sectionStarts: [Int] = []
@@ -34,29 +34,33 @@ final class ResultsRows {
     /// Builds the indexes from the rows as they are, if they are not built.
     private func buildIndexes() {
         guard placedIndex == nil else { return }
-        var byObject = [ObjectIdentifier: ResultsEntry](minimumCapacity: keyed ? 0 : rows.count)
-        var byKey = [Int64: ResultsEntry](minimumCapacity: keyed ? rows.count : 0)
-        for entry in rows {
-            if let held = entry.held { byObject[ObjectIdentifier(held)] = entry } else { byKey[entry.savedKey] = entry }
+        let all = rows.array   // the fetched rows themselves: the index is built before any change
+        guard keyed else {
+            placedIndex = ResultsPlacedIndex(all, capacity: all.count) { $0.held.map(ResultsPlacedIndex.key) }
+            return
         }
+        // Keyed rows hold only unsaved objects: few.
+        var byObject = ResultsPlacedIndex()
+        for entry in all { if let held = entry.held { byObject[ResultsPlacedIndex.key(held)] = entry } }
+        let byKey = ResultsPlacedIndex(all, capacity: all.count) { $0.held == nil ? UInt64(bitPattern: $0.savedKey) : nil }
         placedIndex = byObject
         placedKeyIndex = byKey
     }
 
     private func index(_ entry: ResultsEntry) {
-        if let held = entry.held { placedIndex?[ObjectIdentifier(held)] = entry } else { placedKeyIndex[entry.savedKey] = entry }
+        if let held = entry.held { placedIndex?[ResultsPlacedIndex.key(held)] = entry } else { placedKeyIndex[UInt64(bitPattern: entry.savedKey)] = entry }
     }
 
     private func unindex(_ entry: ResultsEntry) {
-        if let held = entry.held { placedIndex?[ObjectIdentifier(held)] = nil } else { placedKeyIndex[entry.savedKey] = nil }
+        if let held = entry.held { placedIndex?[ResultsPlacedIndex.key(held)] = nil } else { placedKeyIndex[UInt64(bitPattern: entry.savedKey)] = nil }
     }
 
     /// The row an object is placed in: by the object itself, or (keyed rows) by its key.
     func entry(for object: ManagedObject) -> ResultsEntry? {
         buildIndexes()
-        if let entry = placedIndex?[ObjectIdentifier(object)] { return entry }
+        if let entry = placedIndex?[ResultsPlacedIndex.key(object)] { return entry }
         guard keyed, !object.tiebreakIsTemporary else { return nil }
-        return placedKeyIndex[object.tiebreakKey]
+        return placedKeyIndex[UInt64(bitPattern: object.tiebreakKey)]
     }
 
     func isPlaced(_ object: ManagedObject) -> Bool {
@@ -66,7 +70,7 @@ final class ResultsRows {
     /// Whether a keyed row holds the saved row `key`.
     func isPlaced(key: Int64) -> Bool {
         buildIndexes()
-        return placedKeyIndex[key] != nil
+        return placedKeyIndex[UInt64(bitPattern: key)] != nil
     }
 
     /// Whether a placed object's current values still have the keys it was placed by.
@@ -89,7 +93,7 @@ final class ResultsRows {
     func reset(entries: [ResultsEntry]) {
         rows = ResultsRowStore(entries, maxChunk: maxChunk)
         placedIndex = nil
-        placedKeyIndex = [:]
+        placedKeyIndex = ResultsPlacedIndex()
         rebuildSections(affectedKeys: nil)
     }
 
@@ -112,22 +116,23 @@ final class ResultsRows {
         buildIndexes()   // built before rows change, from the rows as they were
         for position in outgoing { unindex(rows[position]) }
         let order = sorts
-        var incoming = objects.map { (object: $0, entry: makeEntry($0)) }
-        incoming.sort { ResultsEntry.compare($0.entry, $1.entry, sorts: order) < 0 }
+        let incoming = objects.map(makeEntry)
         var positions: [ObjectIdentifier: Int] = [:]
+        positions.reserveCapacity(objects.count)
         if (outgoing.count + incoming.count) * ResultsRows.mergeRatio <= rows.count {
             for position in outgoing.reversed() { rows.remove(at: position) }
-            for item in incoming { rows.insert(item.entry) { ResultsEntry.compare($0, item.entry, sorts: order) < 0 } }
-            for item in incoming { positions[ObjectIdentifier(item.object)] = lowerBound(item.entry) }
+            for entry in incoming { rows.insert(entry) { ResultsEntry.compare($0, entry, sorts: order) < 0 } }
+            for (object, entry) in zip(objects, incoming) { positions[ObjectIdentifier(object)] = lowerBound(entry) }
         } else {
             var flat = rows.array
             rows = ResultsRowStore(maxChunk: maxChunk)   // so `flat` is the only reference: swaps move no counts
             ResultsRows.removeInPlace(outgoing, from: &flat)
-            ResultsRows.insertInPlace(incoming, into: &flat, sorts: order, positions: &positions)
+            let placed = ResultsRows.insertInPlace(incoming, into: &flat, sorts: order)
+            for (object, position) in zip(objects, placed) { positions[ObjectIdentifier(object)] = position }
             rows = ResultsRowStore(flat, maxChunk: maxChunk)
         }
-        for item in incoming { index(item.entry) }
-        rebuildSections(affectedKeys: incoming.map { $0.entry.key(0) })
+        for entry in incoming { index(entry) }
+        rebuildSections(affectedKeys: incoming.map { $0.key(0) })
         return positions
     }
 
@@ -161,33 +166,40 @@ final class ResultsRows {
         rows.removeLast(rows.count - kept)
     }
 
-    /// Inserts `incoming` (sorted) at their places in one backward pass: each place is found by
-    /// binary search, the rows after it are swapped up (no reference counting). O(n) moves,
-    /// O(k log n) comparisons.
-    private static func insertInPlace(_ incoming: [(object: ManagedObject, entry: ResultsEntry)], into rows: inout [ResultsEntry],
-                                      sorts: [ResolvedSort], positions: inout [ObjectIdentifier: Int]) {
-        guard !incoming.isEmpty else { return }
-        let places = incoming.map { item in
-            partitionPoint(rows[...]) { ResultsEntry.compare($0, item.entry, sorts: sorts) < 0 }
+    /// Inserts `incoming` at their places in one backward pass: each place is found by binary
+    /// search, the rows after it are swapped up (no reference counting). O(n) moves, O(k log n)
+    /// comparisons. Returns each incoming row's new position, in the order given.
+    private static func insertInPlace(_ incoming: [ResultsEntry], into rows: inout [ResultsEntry],
+                                      sorts: [ResolvedSort]) -> [Int] {
+        guard !incoming.isEmpty else { return [] }
+        let places = incoming.map { entry in
+            partitionPoint(rows[...]) { ResultsEntry.compare($0, entry, sorts: sorts) < 0 }
         }
+        // Sorted by place; only rows sharing a place are compared (sorting the rows themselves
+        // would compare, and retain, far more).
+        let order = places.indices.sorted { a, b in
+            places[a] != places[b] ? places[a] < places[b] : ResultsEntry.compare(incoming[a], incoming[b], sorts: sorts) < 0
+        }
+        var newPositions = [Int](repeating: 0, count: incoming.count)
         let oldCount = rows.count
-        rows.append(contentsOf: incoming.map(\.entry))   // placeholders, overwritten below
+        rows.append(contentsOf: incoming)   // placeholders, overwritten below
         rows.withUnsafeMutableBufferPointer { buffer in
             var source = oldCount - 1
             var target = buffer.count - 1
-            var next = incoming.count - 1
+            var next = order.count - 1
             while next >= 0 {
-                if source >= 0 && places[next] <= source {
+                if source >= 0 && places[order[next]] <= source {
                     buffer.swapAt(target, source)
                     source -= 1
                 } else {
-                    buffer[target] = incoming[next].entry
-                    positions[ObjectIdentifier(incoming[next].object)] = target
+                    buffer[target] = incoming[order[next]]
+                    newPositions[order[next]] = target
                     next -= 1
                 }
                 target -= 1
             }
         }
+        return newPositions
     }
 
     /// Finds section boundaries by binary search on the section key (the first sort key):
@@ -281,7 +293,7 @@ final class ResultsRows {
             defer { previous = row }
             let name = row.held.map { "\($0)" } ?? "row with key \(row.savedKey)"
             guard seen.insert(ObjectIdentifier(row)).inserted else { return "row \(index) is there twice: \(name)" }
-            let placed = row.held.map { placedIndex?[ObjectIdentifier($0)] } ?? placedKeyIndex[row.savedKey]
+            let placed = row.held.map { placedIndex?[ResultsPlacedIndex.key($0)] } ?? placedKeyIndex[UInt64(bitPattern: row.savedKey)]
             guard let placed else { return "row \(index) is not placed: \(name)" }
             if placed !== row { return "row \(index) is not the entry its object is placed under: \(name)" }
             if let previous, ResultsEntry.compare(previous, row, sorts: sorts) >= 0 {
