@@ -65,7 +65,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// ``sections`` as last built; nil when the rows changed since.
     var cachedSections: [ResultsSection<Result>]?
     /// The sections built before the last change, released by the next read of ``sections``
-    /// (see ``invalidateSections()``).
+    /// (see `invalidateSections()`).
     private var retiredSections: [ResultsSection<Result>]?
     private var contextToken: ObservationToken?
     var observers: [Int: (ChangeSet) -> Void] = [:]

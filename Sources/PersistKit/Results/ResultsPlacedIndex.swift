@@ -1,7 +1,7 @@
 /// A results controller's rows by a 64-bit key (an object's address, or a saved row's key):
 /// how a changed object's row is found again.
 ///
-/// Open addressing with linear probing and a multiplicative hash, as ``ResultsRowIndex`` has:
+/// Open addressing with linear probing and a multiplicative hash, as `ResultsRowIndex` has:
 /// `Dictionary`'s SipHash made building it for 100,000 rows most of a controller's first change,
 /// and each lookup a few hundred instructions. Removal shifts the following entries back, so
 /// no tombstones pile up however many rows come and go.
