@@ -135,6 +135,8 @@ final class BatchedControllerTests: XCTestCase {
         var batchSize: Int
         var limit: Int
         var predicate: FetchPredicate<TestTask>?
+        /// The most rows a chunk of the controller's rows holds: a few, so that chunks split and go.
+        var chunk = ResultsRowStore.defaultMaxChunk
     }
 
     func testRandomChangesReplayToAFreshFetch() throws {
@@ -146,6 +148,8 @@ final class BatchedControllerTests: XCTestCase {
             Configuration(sectioned: false, batchSize: 5, limit: 0, predicate: \.priority != .low),
             Configuration(sectioned: true, batchSize: 2, limit: 6, predicate: nil),
             Configuration(sectioned: false, batchSize: 7, limit: 0, predicate: \.priority >= .normal || \.due == nil),
+            Configuration(sectioned: true, batchSize: 3, limit: 0, predicate: nil, chunk: 2),
+            Configuration(sectioned: false, batchSize: 5, limit: 0, predicate: \.priority != .low, chunk: 3),
         ]
         for (index, configuration) in configurations.enumerated() {
             try run(configuration, batches: batches, seed: seed, rng: &rng, label: "configuration \(index)")
@@ -185,6 +189,7 @@ final class BatchedControllerTests: XCTestCase {
         let controller = configuration.sectioned
             ? FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \.isComplete)
             : FetchedResultsController(fetchRequest: request, context: context)
+        controller.rowChunkSize = configuration.chunk
         let watcher = try ResultsWatcher(controller)
         var plain = request
         plain.fetchBatchSize = 0

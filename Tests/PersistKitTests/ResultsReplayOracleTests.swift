@@ -10,6 +10,8 @@ final class ResultsReplayOracleTests: XCTestCase {
         var limit: Int
         var predicate: FetchPredicate<TestTask>?
         var store: StoreKind
+        /// The most rows a chunk of the controller's rows holds: a few, so that chunks split and go.
+        var chunk = ResultsRowStore.defaultMaxChunk
     }
 
     func testRandomBatchesReplayToAFreshFetch() throws {
@@ -28,6 +30,10 @@ final class ResultsReplayOracleTests: XCTestCase {
             // Few matches: the unsectioned controller's one section often empties and refills.
             Configuration(sectioned: false, limit: 0, predicate: \.priority == .high && \.due == nil, store: .inMemory),
             Configuration(sectioned: false, limit: 2, predicate: \.priority == .high && \.due == nil, store: .sqlite),
+            // Rows in chunks of two to four: changes split chunks, empty them, and cross them.
+            Configuration(sectioned: true, limit: 0, predicate: nil, store: .inMemory, chunk: 2),
+            Configuration(sectioned: false, limit: 0, predicate: \.priority != .low, store: .inMemory, chunk: 3),
+            Configuration(sectioned: true, limit: 0, predicate: \.priority >= .normal, store: .sqlite, chunk: 4),
         ]
         for (index, configuration) in configurations.enumerated() {
             let count = configuration.store == .sqlite ? 80 : 150
@@ -58,6 +64,7 @@ final class ResultsReplayOracleTests: XCTestCase {
         let controller = configuration.sectioned
             ? FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: \.isComplete)
             : FetchedResultsController(fetchRequest: request, context: context)
+        controller.rowChunkSize = configuration.chunk
         let harness = try ControllerHarness(controller)
 
         for batch in 0..<batches {

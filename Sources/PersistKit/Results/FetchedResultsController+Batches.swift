@@ -10,7 +10,7 @@ extension FetchedResultsController {
         if let object = context.registeredObject(of: entity, key: entry.savedKey) { return object }
         let size = max(1, fetchRequest.fetchBatchSize)
         let start = position / size * size
-        let batch = core.rows[start..<min(core.rows.count, start + size)]
+        let batch = core.rows.slice(start..<min(core.rows.count, start + size))
         let objects = self.objects(of: batch)
         try? context.prefetch(batchPrefetching, for: objects.filter { !$0.deletedFlag })
         recentBatches.append(objects)

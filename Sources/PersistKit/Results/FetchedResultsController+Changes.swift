@@ -91,7 +91,7 @@ extension FetchedResultsController {
             }
         }
         let newPositions = core.apply(outgoing: (removedOld + replacedOld).sorted(), incoming: objects.added + objects.replaced)
-        cachedSections = nil
+        invalidateSections()
         updateCounts.incremental += 1
         func newPosition(_ object: ManagedObject) -> Int {
             newPositions[ObjectIdentifier(object)] ?? core.position(of: object) ?? 0
@@ -108,13 +108,13 @@ extension FetchedResultsController {
     /// another process's changes, and for large changes. `related` objects (whose related
     /// objects changed) that stay are reported as updated, as the notice's own updates are.
     func refetchAndDiff(_ notice: ContextChanges, plan: ManagedObjectContext.FetchPlan, related: [ManagedObject]) {
-        let oldRows = core.rows, oldLayout = core.layout(), oldKeys = core.sectionKeys
+        let oldRows = core.rows.array, oldLayout = core.layout(), oldKeys = core.sectionKeys
         do {
             try fetchRows(plan, into: core)
         } catch {
             return   // the store cannot be read now; the next change tries again
         }
-        cachedSections = nil
+        invalidateSections()
         updateCounts.refetch += 1
         let input = refetchDiffInput(oldRows: oldRows, oldLayout: oldLayout, notice: notice, related: related, sorts: plan.sorts)
         deliver(ResultsDiff.changeSet(for: input), oldSectionKeys: oldKeys) { path in

@@ -9,7 +9,7 @@ extension FetchedResultsController {
     ///   - leavingObject: The object that was at an old path, for deleted rows.
     func deliver(_ change: ChangeSet, oldSectionKeys: [SQLValue], leavingObject: (IndexPath) -> ManagedObject?) {
         guard !change.isEmpty else { return }
-        cachedSections = nil
+        invalidateSections()
         if let delegate {
             notify(delegate, of: change, oldSectionKeys: oldSectionKeys, leavingObject: leavingObject)
         }

@@ -64,6 +64,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
     var core = ResultsRows(sorts: [], sectioned: false)
     /// ``sections`` as last built; nil when the rows changed since.
     var cachedSections: [ResultsSection<Result>]?
+    /// The sections built before the last change, released by the next read of ``sections``
+    /// (see `invalidateSections()`).
+    private var retiredSections: [ResultsSection<Result>]?
     private var contextToken: ObservationToken?
     var observers: [Int: (ChangeSet) -> Void] = [:]
     var continuations: [Int: AsyncStream<ChangeSet>.Continuation] = [:]
@@ -73,6 +76,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
     var recentBatches: [[ManagedObject]] = []
     /// The request's prefetching, run on each batch as it is made (a batched controller).
     var batchPrefetching: [ManagedObjectContext.PrefetchStep] = []
+    /// The most rows a chunk of the rows holds: the default, or a few in tests so that a few
+    /// dozen rows make several chunks. Read by the next ``performFetch()``.
+    var rowChunkSize = ResultsRowStore.defaultMaxChunk
     /// How many changes the controller applied in place and how many by a refetch (for tests).
     var updateCounts = (incremental: 0, refetch: 0)
 
@@ -156,7 +162,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
         context.processPendingChanges()
         let plan = try context.plan(fetchRequest)
-        let rows = ResultsRows(sorts: plan.sorts, sectioned: sectionNameKey != nil, keyed: fetchRequest.fetchBatchSize > 0)
+        let rows = ResultsRows(sorts: plan.sorts, sectioned: sectionNameKey != nil, keyed: fetchRequest.fetchBatchSize > 0,
+                               maxChunk: rowChunkSize)
         if rows.keyed {
             // Keys and sort values only: objects are made a batch at a time as rows are read,
             // and each batch's relationships prefetched then.
@@ -173,11 +180,21 @@ public final class FetchedResultsController<Result: ManagedObject> {
         core = rows
         recentBatches = []
         cachedSections = nil
+        retiredSections = nil
         if contextToken == nil {
             contextToken = context.addObserver { [weak self] notice in
                 self?.contextDidChange(notice)
             }
         }
+    }
+
+    /// Forgets ``sections`` after a change without releasing them now: they hold each object
+    /// once more, and releasing that is O(n), so it is left to the next read of ``sections``
+    /// (O(n) anyway), not paid by every change.
+    func invalidateSections() {
+        guard let built = cachedSections else { return }
+        retiredSections = built
+        cachedSections = nil
     }
 
     // MARK: Reading
@@ -190,7 +207,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// ```swift
     /// let names = results.fetchedObjects.map(\.name)
     /// ```
-    public var fetchedObjects: [Result] { objects(of: core.rows[...]).map { unsafeDowncast($0, to: Result.self) } }
+    public var fetchedObjects: [Result] { objects(of: core.rows.array[...]).map { unsafeDowncast($0, to: Result.self) } }
 
     /// The sections, in order.
     ///
@@ -204,6 +221,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// ```
     public var sections: [ResultsSection<Result>] {
         if let cachedSections { return cachedSections }
+        retiredSections = nil
         var result: [ResultsSection<Result>] = []
         let starts = core.sectionStarts, rows = core.rows
         for (index, key) in core.sectionKeys.enumerated() {
@@ -211,7 +229,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
             let end = index + 1 < starts.count ? starts[index + 1] : rows.count
             let name = sectionName(key)
             let title = name.first.map { String($0).uppercased() }
-            let entries = rows[start..<end]
+            let entries = rows.slice(start..<end)
             if core.keyed {
                 result.append(ResultsSection(name: name, indexTitle: title, count: entries.count) { [weak self] in
                     self?.objects(of: entries).map { unsafeDowncast($0, to: Result.self) } ?? []

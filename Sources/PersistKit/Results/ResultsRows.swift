@@ -7,20 +7,26 @@ final class ResultsRows {
     /// Whether saved rows keep their key and sort values instead of their object (a batched
     /// controller): objects are made when read, and sorts through to-ones read real values.
     let keyed: Bool
-    private(set) var rows: [ResultsEntry] = []
+    /// The rows in order, chunked so a change moves a few hundred rows, not all.
+    private(set) var rows: ResultsRowStore
     /// Each placed row, by its held object and (keyed rows) by saved key: how a changed object
     /// is found again. Built on the first change, not by the fetch: a controller whose results
     /// never change never pays for it.
-    private var placedIndex: [ObjectIdentifier: ResultsEntry]?
-    private var placedKeyIndex: [Int64: ResultsEntry] = [:]
+    private var placedIndex: ResultsPlacedIndex?
+    private var placedKeyIndex = ResultsPlacedIndex()
     /// Section key values and the flat index each section starts at.
     private(set) var sectionKeys: [SQLValue] = []
     private(set) var sectionStarts: [Int] = []
 
-    init(sorts: [ResolvedSort], sectioned: Bool, keyed: Bool = false) {
+    /// The most rows a chunk of `rows` holds (small in tests, to exercise chunking).
+    let maxChunk: Int
+
+    init(sorts: [ResolvedSort], sectioned: Bool, keyed: Bool = false, maxChunk: Int = ResultsRowStore.defaultMaxChunk) {
+        self.maxChunk = maxChunk
         self.sorts = sorts
         self.sectioned = sectioned
         self.keyed = keyed
+        rows = ResultsRowStore(maxChunk: maxChunk)
     }
 
     var count: Int { rows.count }
@@ -28,29 +34,33 @@ final class ResultsRows {
     /// Builds the indexes from the rows as they are, if they are not built.
     private func buildIndexes() {
         guard placedIndex == nil else { return }
-        var byObject = [ObjectIdentifier: ResultsEntry](minimumCapacity: keyed ? 0 : rows.count)
-        var byKey = [Int64: ResultsEntry](minimumCapacity: keyed ? rows.count : 0)
-        for entry in rows {
-            if let held = entry.held { byObject[ObjectIdentifier(held)] = entry } else { byKey[entry.savedKey] = entry }
+        let all = rows.array   // the fetched rows themselves: the index is built before any change
+        guard keyed else {
+            placedIndex = ResultsPlacedIndex(all, capacity: all.count) { $0.held.map(ResultsPlacedIndex.key) }
+            return
         }
+        // Keyed rows hold only unsaved objects: few.
+        var byObject = ResultsPlacedIndex()
+        for entry in all { if let held = entry.held { byObject[ResultsPlacedIndex.key(held)] = entry } }
+        let byKey = ResultsPlacedIndex(all, capacity: all.count) { $0.held == nil ? UInt64(bitPattern: $0.savedKey) : nil }
         placedIndex = byObject
         placedKeyIndex = byKey
     }
 
     private func index(_ entry: ResultsEntry) {
-        if let held = entry.held { placedIndex?[ObjectIdentifier(held)] = entry } else { placedKeyIndex[entry.savedKey] = entry }
+        if let held = entry.held { placedIndex?[ResultsPlacedIndex.key(held)] = entry } else { placedKeyIndex[UInt64(bitPattern: entry.savedKey)] = entry }
     }
 
     private func unindex(_ entry: ResultsEntry) {
-        if let held = entry.held { placedIndex?[ObjectIdentifier(held)] = nil } else { placedKeyIndex[entry.savedKey] = nil }
+        if let held = entry.held { placedIndex?[ResultsPlacedIndex.key(held)] = nil } else { placedKeyIndex[UInt64(bitPattern: entry.savedKey)] = nil }
     }
 
     /// The row an object is placed in: by the object itself, or (keyed rows) by its key.
     func entry(for object: ManagedObject) -> ResultsEntry? {
         buildIndexes()
-        if let entry = placedIndex?[ObjectIdentifier(object)] { return entry }
+        if let entry = placedIndex?[ResultsPlacedIndex.key(object)] { return entry }
         guard keyed, !object.tiebreakIsTemporary else { return nil }
-        return placedKeyIndex[object.tiebreakKey]
+        return placedKeyIndex[UInt64(bitPattern: object.tiebreakKey)]
     }
 
     func isPlaced(_ object: ManagedObject) -> Bool {
@@ -60,7 +70,7 @@ final class ResultsRows {
     /// Whether a keyed row holds the saved row `key`.
     func isPlaced(key: Int64) -> Bool {
         buildIndexes()
-        return placedKeyIndex[key] != nil
+        return placedKeyIndex[UInt64(bitPattern: key)] != nil
     }
 
     /// Whether a placed object's current values still have the keys it was placed by.
@@ -81,9 +91,9 @@ final class ResultsRows {
 
     /// Replaces every row with rows already made (a keyed fetch's).
     func reset(entries: [ResultsEntry]) {
-        rows = entries
+        rows = ResultsRowStore(entries, maxChunk: maxChunk)
         placedIndex = nil
-        placedKeyIndex = [:]
+        placedKeyIndex = ResultsPlacedIndex()
         rebuildSections(affectedKeys: nil)
     }
 
@@ -93,7 +103,9 @@ final class ResultsRows {
         guard let entry = entry(for: object) else { return nil }
         let found = lowerBound(entry)
         if found < rows.count, rows[found] === entry { return found }
-        return rows.firstIndex { $0 === entry }
+        // Only when its object's ID changed since it was placed (a save): look at every row.
+        for (position, row) in rows.enumerated() where row === entry { return position }
+        return nil
     }
 
     /// Takes out the rows at `outgoing` (ascending old positions), puts in `incoming` objects at
@@ -104,39 +116,40 @@ final class ResultsRows {
         buildIndexes()   // built before rows change, from the rows as they were
         for position in outgoing { unindex(rows[position]) }
         let order = sorts
-        var incoming = objects.map { (object: $0, entry: makeEntry($0)) }
-        incoming.sort { ResultsEntry.compare($0.entry, $1.entry, sorts: order) < 0 }
+        let incoming = objects.map(makeEntry)
         var positions: [ObjectIdentifier: Int] = [:]
-        if outgoing.count + incoming.count <= 16 {
+        positions.reserveCapacity(objects.count)
+        if (outgoing.count + incoming.count) * ResultsRows.mergeRatio <= rows.count {
             for position in outgoing.reversed() { rows.remove(at: position) }
-            for item in incoming { rows.insert(item.entry, at: lowerBound(item.entry)) }
-            for item in incoming { positions[ObjectIdentifier(item.object)] = lowerBound(item.entry) }
+            for entry in incoming { rows.insert(entry) { ResultsEntry.compare($0, entry, sorts: order) < 0 } }
+            for (object, entry) in zip(objects, incoming) { positions[ObjectIdentifier(object)] = lowerBound(entry) }
         } else {
-            removeInPlace(outgoing)
-            insertInPlace(incoming, positions: &positions)
+            var flat = rows.array
+            rows = ResultsRowStore(maxChunk: maxChunk)   // so `flat` is the only reference: swaps move no counts
+            ResultsRows.removeInPlace(outgoing, from: &flat)
+            let placed = ResultsRows.insertInPlace(incoming, into: &flat, sorts: order)
+            for (object, position) in zip(objects, placed) { positions[ObjectIdentifier(object)] = position }
+            rows = ResultsRowStore(flat, maxChunk: maxChunk)
         }
-        for item in incoming { index(item.entry) }
-        rebuildSections(affectedKeys: incoming.map { $0.entry.key(0) })
+        for entry in incoming { index(entry) }
+        rebuildSections(affectedKeys: incoming.map { $0.key(0) })
         return positions
     }
 
     /// The first flat position whose row does not sort before `probe`.
     func lowerBound(_ probe: ResultsEntry) -> Int {
-        var low = 0, high = rows.count
-        while low < high {
-            let mid = (low + high) / 2
-            if ResultsEntry.compare(rows[mid], probe, sorts: sorts) < 0 {
-                low = mid + 1
-            } else {
-                high = mid
-            }
-        }
-        return low
+        let sorts = sorts
+        return rows.partitionPoint { ResultsEntry.compare($0, probe, sorts: sorts) < 0 }
     }
+
+    /// How many rows per changed row make one merge over every row cheaper than placing each
+    /// changed row on its own: a placement is a move within a chunk and two binary searches
+    /// (about 1,500 instructions), a merge swaps each row twice (about 20 a row).
+    static let mergeRatio = 64
 
     /// Removes the rows at `outgoing` (ascending) in one pass: survivors are swapped down (no
     /// reference counting), the removed rows end up last and are dropped.
-    private func removeInPlace(_ outgoing: [Int]) {
+    private static func removeInPlace(_ outgoing: [Int], from rows: inout [ResultsEntry]) {
         guard !outgoing.isEmpty else { return }
         var kept = 0
         rows.withUnsafeMutableBufferPointer { buffer in
@@ -153,30 +166,40 @@ final class ResultsRows {
         rows.removeLast(rows.count - kept)
     }
 
-    /// Inserts `incoming` (sorted) at their places in one backward pass: each place is found by
-    /// binary search, the rows after it are swapped up (no reference counting). O(n) moves,
-    /// O(k log n) comparisons.
-    private func insertInPlace(_ incoming: [(object: ManagedObject, entry: ResultsEntry)], positions: inout [ObjectIdentifier: Int]) {
-        guard !incoming.isEmpty else { return }
-        let places = incoming.map { lowerBound($0.entry) }
+    /// Inserts `incoming` at their places in one backward pass: each place is found by binary
+    /// search, the rows after it are swapped up (no reference counting). O(n) moves, O(k log n)
+    /// comparisons. Returns each incoming row's new position, in the order given.
+    private static func insertInPlace(_ incoming: [ResultsEntry], into rows: inout [ResultsEntry],
+                                      sorts: [ResolvedSort]) -> [Int] {
+        guard !incoming.isEmpty else { return [] }
+        let places = incoming.map { entry in
+            partitionPoint(rows[...]) { ResultsEntry.compare($0, entry, sorts: sorts) < 0 }
+        }
+        // Sorted by place; only rows sharing a place are compared (sorting the rows themselves
+        // would compare, and retain, far more).
+        let order = places.indices.sorted { a, b in
+            places[a] != places[b] ? places[a] < places[b] : ResultsEntry.compare(incoming[a], incoming[b], sorts: sorts) < 0
+        }
+        var newPositions = [Int](repeating: 0, count: incoming.count)
         let oldCount = rows.count
-        rows.append(contentsOf: incoming.map(\.entry))   // placeholders, overwritten below
+        rows.append(contentsOf: incoming)   // placeholders, overwritten below
         rows.withUnsafeMutableBufferPointer { buffer in
             var source = oldCount - 1
             var target = buffer.count - 1
-            var next = incoming.count - 1
+            var next = order.count - 1
             while next >= 0 {
-                if source >= 0 && places[next] <= source {
+                if source >= 0 && places[order[next]] <= source {
                     buffer.swapAt(target, source)
                     source -= 1
                 } else {
-                    buffer[target] = incoming[next].entry
-                    positions[ObjectIdentifier(incoming[next].object)] = target
+                    buffer[target] = incoming[order[next]]
+                    newPositions[order[next]] = target
                     next -= 1
                 }
                 target -= 1
             }
         }
+        return newPositions
     }
 
     /// Finds section boundaries by binary search on the section key (the first sort key):
@@ -217,11 +240,18 @@ final class ResultsRows {
     }
 
     private func boundary(_ sort: ResolvedSort, _ key: SQLValue, strictlyAfter: Bool) -> Int {
-        var low = 0, high = rows.count
+        rows.partitionPoint { row in
+            let order = sort.compare(row.key(0), key)
+            return order < 0 || (strictlyAfter && order == 0)
+        }
+    }
+
+    /// The first position in `rows` whose row is not `before`.
+    private static func partitionPoint(_ rows: ArraySlice<ResultsEntry>, _ before: (ResultsEntry) -> Bool) -> Int {
+        var low = rows.startIndex, high = rows.endIndex
         while low < high {
             let mid = (low + high) / 2
-            let order = sort.compare(rows[mid].key(0), key)
-            if order < 0 || (strictlyAfter && order == 0) { low = mid + 1 } else { high = mid }
+            if before(rows[mid]) { low = mid + 1 } else { high = mid }
         }
         return low
     }
@@ -258,13 +288,15 @@ final class ResultsRows {
     func inconsistency() -> String? {
         buildIndexes()
         var seen = Set<ObjectIdentifier>()
+        var previous: ResultsEntry?
         for (index, row) in rows.enumerated() {
+            defer { previous = row }
             let name = row.held.map { "\($0)" } ?? "row with key \(row.savedKey)"
             guard seen.insert(ObjectIdentifier(row)).inserted else { return "row \(index) is there twice: \(name)" }
-            let placed = row.held.map { placedIndex?[ObjectIdentifier($0)] } ?? placedKeyIndex[row.savedKey]
+            let placed = row.held.map { placedIndex?[ResultsPlacedIndex.key($0)] } ?? placedKeyIndex[UInt64(bitPattern: row.savedKey)]
             guard let placed else { return "row \(index) is not placed: \(name)" }
             if placed !== row { return "row \(index) is not the entry its object is placed under: \(name)" }
-            if index > 0, ResultsEntry.compare(rows[index - 1], row, sorts: sorts) >= 0 {
+            if let previous, ResultsEntry.compare(previous, row, sorts: sorts) >= 0 {
                 return "rows \(index - 1) and \(index) are out of order: \(name)"
             }
         }
