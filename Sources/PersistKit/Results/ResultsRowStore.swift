@@ -2,9 +2,8 @@
 /// Fenwick tree of the chunk sizes: a row goes in or out, or a flat position is found, in
 /// O(log n) plus one move within a chunk, where one flat array would move O(n) rows.
 ///
-/// After a fetch the chunks are slices of the fetched array (no row is copied); a chunk is
-/// copied out on its first change. `fetched` keeps that array while nothing changed, so a
-/// refetch or a read of every row gets it back for free.
+/// `fetched` keeps the fetched array while nothing changed, so a refetch or a read of every
+/// row gets it back for free.
 struct ResultsRowStore: Sequence {
     /// The most rows a chunk holds by default: a move within a chunk stays a few hundred bytes,
     /// and a million rows make 2,000 chunks.
@@ -19,7 +18,12 @@ struct ResultsRowStore: Sequence {
     private var fetched: [ResultsEntry]?
     private(set) var count = 0
 
-    init(_ rows: [ResultsEntry] = [], maxChunk: Int = ResultsRowStore.defaultMaxChunk) {
+    /// The rows of `rows`, in chunks. With `copyingChunks`, each chunk gets its own buffer now,
+    /// while the rows are fresh in the cache (after a fetch: a chunk sharing the fetched array
+    /// would be copied, a retain per row and each a cache miss among a million, by the first
+    /// change that touches it); without, chunks are slices of `rows` until they change (after
+    /// a change of many rows, which the next one of its size would redo).
+    init(_ rows: [ResultsEntry] = [], maxChunk: Int = ResultsRowStore.defaultMaxChunk, copyingChunks: Bool = true) {
         self.maxChunk = Swift.max(2, maxChunk)
         fetched = rows
         count = rows.count
@@ -27,7 +31,7 @@ struct ResultsRowStore: Sequence {
         var start = 0
         while start < rows.count {
             let end = Swift.min(rows.count, start + self.maxChunk)
-            chunks.append(rows[start..<end])
+            chunks.append(copyingChunks ? Array(rows[start..<end])[...] : rows[start..<end])
             start = end
         }
         rebuildTree()

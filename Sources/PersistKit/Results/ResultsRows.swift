@@ -129,7 +129,7 @@ final class ResultsRows {
             ResultsRows.removeInPlace(outgoing, from: &flat)
             let placed = ResultsRows.insertInPlace(incoming, into: &flat, sorts: order)
             for (object, position) in zip(objects, placed) { positions[ObjectIdentifier(object)] = position }
-            rows = ResultsRowStore(flat, maxChunk: maxChunk)
+            rows = ResultsRowStore(flat, maxChunk: maxChunk, copyingChunks: false)
         }
         for entry in incoming { index(entry) }
         rebuildSections(affectedKeys: incoming.map { $0.key(0) })
