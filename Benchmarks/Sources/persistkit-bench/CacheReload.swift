@@ -63,19 +63,7 @@ private func persistKitCacheReload(_ env: Environment) throws -> Subject {
     let url = try env.directories.newStoreURL("persistkit-cache-reload")
     let container = try PersistKitBench.openContainer(url, model: try ManagedObjectModel(entities: [CacheBucket.self, CacheContact.self]))
     let context = container.newContext()
-    func load(round: Int) {
-        for b in 0..<CacheData.buckets {
-            let bucket = CacheBucket(context: context)
-            bucket.name = CacheData.bucketName(b, round: round)
-            for c in 0..<CacheData.contactsPerBucket {
-                let contact = CacheContact(context: context)
-                contact.name = CacheData.contactName(c, bucket: b, round: round)
-                contact.email = CacheData.email(c, bucket: b)
-                contact.bucket = bucket
-            }
-        }
-    }
-    load(round: -1)
+    loadCache(into: context, round: -1)
     try context.save()
     var deletes: [Double] = []
     return Subject(.persistkit, round: { round in
@@ -84,7 +72,7 @@ private func persistKitCacheReload(_ env: Environment) throws -> Subject {
         let elapsed = try time {
             try context.execute(BatchDeleteRequest<CacheBucket>())
             deleted = now()
-            load(round: round)
+            loadCache(into: context, round: round)
             try context.save()
         }
         if round > 0 { deletes.append(ms(started, deleted)) }
@@ -95,6 +83,20 @@ private func persistKitCacheReload(_ env: Environment) throws -> Subject {
         _ = container
         env.directories.remove(url)
     })
+}
+
+/// One launch's reload in PersistKit: the buckets and their contacts, inserted in `context`.
+private func loadCache(into context: ManagedObjectContext, round: Int) {
+    for b in 0..<CacheData.buckets {
+        let bucket = CacheBucket(context: context)
+        bucket.name = CacheData.bucketName(b, round: round)
+        for c in 0..<CacheData.contactsPerBucket {
+            let contact = CacheContact(context: context)
+            contact.name = CacheData.contactName(c, bucket: b, round: round)
+            contact.email = CacheData.email(c, bucket: b)
+            contact.bucket = bucket
+        }
+    }
 }
 
 /// The same reload with the deletes made in the context (fetch the buckets, delete them, the
@@ -108,16 +110,7 @@ private func contextDeleteReload(_ env: Environment) throws -> Double? {
     for round in -1..<3 {
         let started = now()
         for bucket in try context.fetch(FetchRequest<CacheBucket>()) { context.delete(bucket) }
-        for b in 0..<CacheData.buckets {
-            let bucket = CacheBucket(context: context)
-            bucket.name = CacheData.bucketName(b, round: round)
-            for c in 0..<CacheData.contactsPerBucket {
-                let contact = CacheContact(context: context)
-                contact.name = CacheData.contactName(c, bucket: b, round: round)
-                contact.email = CacheData.email(c, bucket: b)
-                contact.bucket = bucket
-            }
-        }
+        loadCache(into: context, round: round)
         try context.save()
         if round >= 0 { samples.append(ms(started, now())) }
     }
