@@ -257,7 +257,7 @@ extension ManagedObjectContext {
         for (position, (object, key)) in zip(written, insertedKeys).enumerated() where !merges || result.merged[position] == nil {
             object.objectID = ObjectID(entityName: object.entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
             object.insertedFlag = false
-            object.version = 1
+            object.version = SchemaSQL.initialRowVersion
             if !registeringInserts {
                 saved.append(object)
                 continue

