@@ -441,6 +441,32 @@ final class HistoryTests: XCTestCase {
         }
     }
 
+    /// Runs are written a chunk at a time: long lists (crossing chunks) and extreme keys give
+    /// the same text as formatting each compressed value.
+    func testRunsTextMatchesDecimalFormattingAcrossChunks() throws {
+        let seed = testSeed("HistoryTests.testRunsTextMatchesDecimalFormattingAcrossChunks")
+        var rng = SeededGenerator(seed: seed)
+        for round in 0..<40 {
+            var keys = Set<Int64>([1, 9, 10, 99, 100, Int64.max, Int64.max - 1])
+            let magnitude = Int64(1) << Int64.random(in: 1...62, using: &rng)
+            for _ in 0..<Int.random(in: 0...3_000, using: &rng) {
+                let start = Int64.random(in: 1...magnitude, using: &rng)
+                for key in start..<(start + Int64.random(in: 1...3, using: &rng)) where key > 0 { keys.insert(key) }
+            }
+            let sorted = keys.sorted()
+            var json = JSONBytes()
+            json.appendRuns(sorted)
+            let expected = "[" + KeyRuns.compress(sorted).map(String.init).joined(separator: ",") + "]"
+            XCTAssertEqual(String(decoding: json.bytes, as: UTF8.self), expected, "seed \(seed), round \(round)")
+        }
+        var json = JSONBytes()
+        for value: Int64 in [0, -1, 7, -10, Int64.min, Int64.max] {
+            json.appendInteger(value)
+            json.append(" ")
+        }
+        XCTAssertEqual(String(decoding: json.bytes, as: UTF8.self), "0 -1 7 -10 -9223372036854775808 9223372036854775807 ")
+    }
+
     func testKeyRunsRoundTripAndRejectMalformedRuns() throws {
         XCTAssertEqual(KeyRuns.compress([1, 2, 3, 4, 9, 11, 12]), [1, -3, 9, 11, -1])
         XCTAssertEqual(KeyRuns.expand([1, -3, 9, 11, -1]), [1, 2, 3, 4, 9, 11, 12])

@@ -7,15 +7,22 @@ enum KeyRuns {
     static func compress(_ keys: [Int64]) -> [Int64] {
         var result: [Int64] = []
         result.reserveCapacity(min(keys.count, 64))
+        forEachValue(of: keys) { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each value `compress` would return, in order, without making the
+    /// array (a history record's JSON is written straight from the keys).
+    @inline(__always)
+    static func forEachValue(of keys: [Int64], _ body: (Int64) -> Void) {
         var index = keys.startIndex
         while index < keys.endIndex {
             var end = index
             while end + 1 < keys.endIndex && keys[end + 1] == keys[end] + 1 { end += 1 }
-            result.append(keys[index])
-            if end > index { result.append(-Int64(end - index)) }
+            body(keys[index])
+            if end > index { body(-Int64(end - index)) }
             index = end + 1
         }
-        return result
     }
 
     /// The keys, or nil for runs no save writes (a run first, a run after a run, a key below 1).
