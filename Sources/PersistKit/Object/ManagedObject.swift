@@ -222,7 +222,7 @@ open class ManagedObject {
 
     /// Sets a slot; an identical value changes nothing, a different one is tracked.
     @usableFromInline
-    final func setStoredValue(_ value: SQLValue, at slot: Int) {
+    final func setStoredValue(_ value: consuming SQLValue, at slot: Int) {
         if encodingProblems != nil { encodingProblems?[slot] = nil }
         // An unsaved insert not yet reported: nothing to track (the context would return at once).
         if insertedFlag && insertUnprocessed {
@@ -257,7 +257,8 @@ open class ManagedObject {
 
     /// A new buffer holding `initial`'s values, made and filled with specialized code (a
     /// copy-on-write copy goes through the runtime's generic array copy, and
-    /// `ContiguousArray(repeating:count:)` through its generic allocation).
+    /// `ContiguousArray(repeating:count:)` and `init(unsafeUninitializedCapacity:)` through its
+    /// generic allocation, which costs twice as much).
     static func ownStorage(copying initial: ContiguousArray<SQLValue>) -> ContiguousArray<SQLValue> {
         var storage = ContiguousArray<SQLValue>()
         storage.reserveCapacity(initial.count)
