@@ -29,30 +29,44 @@ extension SQLiteStore {
         _ = try save(origin: 0) { connection in
             var changes = BatchChanges()
             try checkReferences(batch, connection)
-            let insert = try connection.cachedStatement(cachedSQL(.insert(ObjectIdentifier(entity))) { SchemaSQL.insert(for: entity) })
+            var writer = try ChunkedRowInsert(entity, rows: max(0, batch.rows.count - batch.replacing.count), store: self, connection)
             let firstKey = try firstFreeKey(entity, connection)
             var nextKey = firstKey
-            for (index, row) in batch.rows.enumerated() {
+            // The request's index of each row given to the writer, to name the one SQLite refuses.
+            var inserted: [Int] = []
+            inserted.reserveCapacity(max(0, batch.rows.count - batch.replacing.count))
+            func refused(_ error: PersistError, row: Int) -> PersistError {
+                var error = error
+                let requested = row < batch.requestIndex.count ? batch.requestIndex[row] : row
+                error.message = "Batch insert into \(entity.name), row at index \(requested): " + error.message + "; nothing was written"
+                error.entity = error.entity ?? entity.name
+                return error
+            }
+            func writing(_ body: () throws -> Void) throws {
                 do {
-                    if let existing = batch.replacing[index] {
+                    try body()
+                } catch let error as PersistError {
+                    throw refused(error, row: writer.written < inserted.count ? inserted[writer.written] : inserted.last ?? 0)
+                }
+            }
+            for (index, row) in batch.rows.enumerated() {
+                if let existing = batch.replacing[index] {
+                    try writing { try writer.finish() }   // rows are written in the request's order
+                    do {
                         let slots = try overwrite(existing, with: row, of: entity, connection)
                         keys.append(existing)
                         changes.update([existing], of: entity, slots: slots)
-                    } else {
-                        insert.rewind()
-                        insert.bind(nextKey, at: 1)
-                        for (slot, value) in row.enumerated() { try insert.bind(value, at: Int32(slot + 2)) }
-                        try insert.run()
-                        keys.append(nextKey)
-                        nextKey += 1
+                    } catch let error as PersistError {
+                        throw refused(error, row: index)
                     }
-                } catch var error as PersistError {
-                    let requested = index < batch.requestIndex.count ? batch.requestIndex[index] : index
-                    error.message = "Batch insert into \(entity.name), row at index \(requested): " + error.message + "; nothing was written"
-                    error.entity = error.entity ?? entity.name
-                    throw error
+                } else {
+                    inserted.append(index)
+                    try writing { try writer.add(key: nextKey, row) }
+                    keys.append(nextKey)
+                    nextKey += 1
                 }
             }
+            try writing { try writer.finish() }
             if nextKey > firstKey {
                 try recordHighWaterMark(entity, nextKey - 1, connection)
                 changes.insert(Array(firstKey..<nextKey), of: entity)

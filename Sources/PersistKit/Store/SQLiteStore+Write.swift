@@ -82,31 +82,26 @@ extension SQLiteStore {
         var position = 0
         for run in runs {
             let entity = run.entity
-            let statement = try connection.cachedStatement(cachedSQL(.insert(ObjectIdentifier(entity))) { SchemaSQL.insert(for: entity) })
+            var writer = try ChunkedRowInsert(entity, rows: run.rows.count, store: self, connection)
             let first = position
             let references = entity.foreignKeySlots
             for storage in run.rows {
                 if !assigned.targets.isEmpty, let target = assigned.targets[position] {
+                    try writer.finish()   // rows are written in the plan's order
                     merged[position] = try mergeRow(storage, into: target, of: entity, assigned, connection, &change)
                     position += 1
                     continue
                 }
-                // Every parameter is bound again below: a reset without clearing bindings.
-                statement.rewind()
-                statement.bind(assigned.keys[position], at: 1)
-                var index: Int32 = 2
-                for value in storage {
-                    try statement.bind(value, at: index)
-                    index += 1
-                }
+                var resolved: [(slot: Int, key: Int64)] = []
                 for slot in references {
                     if case .integer(let reference) = storage[slot], reference < 0 {
-                        statement.bind(try assigned.resolve(reference, entity: entity, slot: slot), at: Int32(slot + 2))
+                        resolved.append((slot, try assigned.resolve(reference, entity: entity, slot: slot)))
                     }
                 }
-                try statement.run()
+                try writer.add(key: assigned.keys[position], storage, references: resolved)
                 position += 1
             }
+            try writer.finish()
             let inserted = assigned.keys[first..<position]
             change.inserted[entity.name, default: []].append(contentsOf: assigned.targets.isEmpty ? Array(inserted)
                 : (first..<position).filter { assigned.targets[$0] == nil }.map { assigned.keys[$0] })

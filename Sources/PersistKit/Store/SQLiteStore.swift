@@ -134,6 +134,7 @@ final class SQLiteStore: @unchecked Sendable {
     /// What a write statement's SQL depends on.
     enum StatementKey: Hashable {
         case insert(ObjectIdentifier)
+        case insertChunk(ObjectIdentifier, appending: Bool)
         case update(ObjectIdentifier, SlotSet, Bool)
     }
 

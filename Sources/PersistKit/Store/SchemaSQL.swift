@@ -99,6 +99,14 @@ enum SchemaSQL {
             + ") VALUES (?, \(initialRowVersion)" + String(repeating: ", ?", count: entity.columns.count) + ")"
     }
 
+    /// `INSERT` of `rows` rows at once (see ``ChunkedRowInsert``); without `keys`, the key
+    /// column is NULL and SQLite picks each row's.
+    static func insert(for entity: EntityDescription, rows: Int, keys: Bool) -> String {
+        let row = (keys ? "(?, " : "(NULL, ") + "\(initialRowVersion)" + String(repeating: ", ?", count: entity.columns.count) + ")"
+        return "INSERT INTO \(SQLName.quote(entity.name)) (" + columnNames(for: entity).map(SQLName.quote).joined(separator: ", ")
+            + ") VALUES " + Array(repeating: row, count: rows).joined(separator: ", ")
+    }
+
     /// The metadata key holding the highest primary key ever given to an entity's objects.
     static func highWaterKey(for entity: EntityDescription) -> String {
         highWaterKey(forEntityNamed: entity.name)
