@@ -99,8 +99,13 @@ extension ManagedObjectContext {
         case .joinTable(let table, isOwner: false):
             references = (try? derivedLinks(of: [object], table: table, relationship: relationship))?.first ?? []
         case .inverseForeignKey(_, let slot, let positionSlot):
-            references = (try? derivedChildren(of: [object], relationship: relationship, slot: slot,
+            let members = (try? derivedMembers(of: [object], relationship: relationship, slot: slot,
                                                positionSlot: positionSlot))?.first ?? []
+            let contents = ToManyContents(references: members.map(\.reference), generation: graphGeneration)
+            contents.isDense = positionSlot != nil && members.indices.allSatisfy { members[$0].position == Int64($0) }
+            if object.related == nil { object.related = RelatedObjects() }
+            object.related?.toMany[index] = contents
+            return contents
         }
         let contents = ToManyContents(references: references, generation: graphGeneration)
         if case .joinTable(_, isOwner: true) = relationship.storage, object.insertedFlag { contents.committed = [] }
@@ -115,6 +120,14 @@ extension ManagedObjectContext {
     /// query of the stored rows (prefetching reads whole rows instead).
     func derivedChildren(of owners: [ManagedObject], relationship: RelationshipDescription, slot: Int,
                          positionSlot: Int?, storedRows: StoredReferences? = nil) throws -> [[Int64]] {
+        try derivedMembers(of: owners, relationship: relationship, slot: slot, positionSlot: positionSlot,
+                           storedRows: storedRows).map { $0.map(\.reference) }
+    }
+
+    /// ``derivedChildren(of:relationship:slot:positionSlot:storedRows:)`` with each child's
+    /// position (`Int64.max` when it has none, or the relationship is unordered).
+    func derivedMembers(of owners: [ManagedObject], relationship: RelationshipDescription, slot: Int,
+                        positionSlot: Int?, storedRows: StoredReferences? = nil) throws -> [[(reference: Int64, position: Int64)]] {
         guard let entity = destination(of: relationship) else { return owners.map { _ in [] } }
         var ownerIndex: [Int64: Int] = [:]
         ownerIndex.reserveCapacity(owners.count)
@@ -140,12 +153,15 @@ extension ManagedObjectContext {
         if insertedCount > 0 {
             for child in insertedOrder where child.insertedFlag && child.entity === entity { add(child) }
         }
-        guard positionSlot != nil else { return members.map { $0.map(\.reference) } }
+        guard positionSlot != nil else { return members }
         // Saved before unsaved, then by key: the order SQL and memory both give ties.
-        return members.map { list in
-            list.sorted { ($0.position, $0.reference < 0 ? 1 : 0, abs($0.reference)) < ($1.position, $1.reference < 0 ? 1 : 0, abs($1.reference)) }
-                .map(\.reference)
-        }
+        return members.map { list in list.sorted { Self.listOrder($0, $1) } }
+    }
+
+    /// The order of an ordered to-many's children by (position, reference): saved before
+    /// unsaved, then by key, among equal positions (the order SQL and memory both give ties).
+    static func listOrder(_ lhs: (reference: Int64, position: Int64), _ rhs: (reference: Int64, position: Int64)) -> Bool {
+        (lhs.position, lhs.reference < 0 ? 1 : 0, abs(lhs.reference)) < (rhs.position, rhs.reference < 0 ? 1 : 0, abs(rhs.reference))
     }
 
     /// For each of `objects` (distinct objects), the owners whose owned list (the inverse, in a
