@@ -100,7 +100,10 @@ extension ManagedObjectContext {
             indices.append(index)
         }
         guard !added.isEmpty || !removed.isEmpty else { return true }
-        if contents.committed == nil { contents.committed = contents.references }
+        if contents.committed == nil {
+            contents.committed = contents.references
+            noteListOwner(owner)
+        }
         for index in indices.sorted(by: >) {
             contents.references.remove(at: index)
             contents.objects?.remove(at: index)

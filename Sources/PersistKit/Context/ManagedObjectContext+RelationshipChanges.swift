@@ -195,7 +195,10 @@ extension ManagedObjectContext {
         guard !unchanged else { return }
         let before = Set(contents.references)
         let after = Set(references)
-        if contents.committed == nil { contents.committed = contents.references }
+        if contents.committed == nil {
+            contents.committed = contents.references
+            noteListOwner(owner)
+        }
         contents.references = references
         contents.objects = objects
         markChanged(owner)

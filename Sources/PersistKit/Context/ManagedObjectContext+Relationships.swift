@@ -74,11 +74,14 @@ extension ManagedObjectContext {
         guard index < object.entity.relationships.count, let contents = toManyContents(of: object, relationship: index),
               let entity = destination(of: object.entity.relationships[index]) else { return [] }
         if let objects = contents.objects, objects.count == contents.references.count,
-           objects.allSatisfy({ $0.managedObjectContext === self && !$0.deletedFlag }) {
+           contents.checkedGeneration == graphGeneration
+            || objects.allSatisfy({ $0.managedObjectContext === self && !$0.deletedFlag }) {
+            contents.checkedGeneration = graphGeneration
             return objects
         }
         let objects = resolve(contents.references, in: entity).filter { !$0.deletedFlag }
         contents.objects = objects
+        if objects.count == contents.references.count { contents.checkedGeneration = graphGeneration }
         return objects
     }
 
@@ -108,7 +111,10 @@ extension ManagedObjectContext {
             return contents
         }
         let contents = ToManyContents(references: references, generation: graphGeneration)
-        if case .joinTable(_, isOwner: true) = relationship.storage, object.insertedFlag { contents.committed = [] }
+        if case .joinTable(_, isOwner: true) = relationship.storage, object.insertedFlag {
+            contents.committed = []
+            noteListOwner(object)
+        }
         if object.related == nil { object.related = RelatedObjects() }
         object.related?.toMany[index] = contents
         return contents
@@ -185,16 +191,39 @@ extension ManagedObjectContext {
             if let owner = held?.byKey[row.key], changedHere(owner) { continue }
             if let index = objectIndex[row.owner] { owners[index].append(row.key) }
         }
-        var pending = Array(changed.values)
-        if insertedCount > 0 { pending += insertedOrder.filter(\.insertedFlag) }
-        for owner in pending where owner.entity === ownerEntity && !owner.deletedFlag {
-            guard let contents = owner.related?.toMany[inverseIndex], contents.committed != nil else { continue }
+        var counted = Set<ObjectIdentifier>()
+        for owner in pendingListOwners() where owner.entity === ownerEntity && !owner.deletedFlag {
+            guard let contents = owner.related?.toMany[inverseIndex], contents.committed != nil,
+                  owner.insertedFlag || changed[ObjectIdentifier(owner)] != nil,
+                  counted.insert(ObjectIdentifier(owner)).inserted else { continue }
             let ownerReference = reference(to: owner)
+            if objects.count == 1 {
+                // One object (a property read): a scan of the keys, no lookup per member.
+                if contents.references.contains(reference(to: objects[0])) { owners[0].append(ownerReference) }
+                continue
+            }
             var seen = Set<Int>()
             for member in contents.references {
                 if let index = objectIndex[member], seen.insert(index).inserted { owners[index].append(ownerReference) }
             }
         }
         return owners
+    }
+
+    /// The pending objects that may have unsaved changes to an owned list (see `listOwners`).
+    private func pendingListOwners() -> [ManagedObject] {
+        if listOwners.generation == graphGeneration { return listOwners.objects }
+        func hasListChanges(_ object: ManagedObject) -> Bool {
+            object.related?.toMany.values.contains { $0.committed != nil } == true
+        }
+        var objects = changed.values.filter(hasListChanges)
+        if insertedCount > 0 { objects += insertedOrder.filter { $0.insertedFlag && hasListChanges($0) } }
+        listOwners = (graphGeneration, objects)
+        return objects
+    }
+
+    /// `owner`'s owned list now has unsaved changes: derived lists computed from now on see it.
+    func noteListOwner(_ owner: ManagedObject) {
+        if listOwners.generation == graphGeneration { listOwners.objects.append(owner) }
     }
 }

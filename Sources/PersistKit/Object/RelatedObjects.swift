@@ -48,6 +48,10 @@ final class ToManyContents {
     /// to-one): whether those positions are 0, 1, 2... in order, so a child appended at
     /// position `count` goes at the end. False when unknown.
     @exclusivity(unchecked) var isDense = false
+    /// The graph generation at which `objects` were last found all in the context and not
+    /// deleted: every deletion, and every object leaving the context, starts a new generation,
+    /// so reading the list again within one needs no look at each object.
+    @exclusivity(unchecked) var checkedGeneration = -1
 
     init(references: [Int64], generation: Int, objects: [ManagedObject]? = nil) {
         self.references = references
