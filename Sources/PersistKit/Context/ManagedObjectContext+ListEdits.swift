@@ -145,8 +145,9 @@ extension ManagedObjectContext {
     func setToMany<Value: RelationshipValue>(of object: ManagedObject, relationship index: Int, to value: Value,
                                              change: (_ held: [ManagedObject], _ kept: Value?) -> ToManyChange?) {
         if let contents = currentList(of: object, relationship: index), contents.objects != nil {
-            let held = toManyObjects(of: object, relationship: index)
-            if object.related?.toMany[index] === contents, let change = change(held, contents.value as? Value),
+            // The objects are not held past the comparison: appending to the list then needs no copy.
+            let change = change(toManyObjects(of: object, relationship: index), contents.value as? Value)
+            if object.related?.toMany[index] === contents, let change,
                applyToManyChange(of: object, relationship: index, contents, change) {
                 if object.related?.toMany[index] === contents, contents.objects?.count == contents.references.count {
                     contents.value = value
