@@ -30,7 +30,7 @@ extension ManagedObjectContext {
         }
     }
 
-    private func assignmentProblem(_ object: ManagedObject, _ relationship: RelationshipDescription,
+    func assignmentProblem(_ object: ManagedObject, _ relationship: RelationshipDescription,
                                    _ objects: [ManagedObject]) -> String? {
         let what = "\(object.entity.name).\(relationship.name)"
         if case .unresolved = relationship.storage {
@@ -51,7 +51,7 @@ extension ManagedObjectContext {
         return nil
     }
 
-    private func recordProblem(_ problem: String, of object: ManagedObject, relationship index: Int) {
+    func recordProblem(_ problem: String, of object: ManagedObject, relationship index: Int) {
         if object.related == nil { object.related = RelatedObjects() }
         object.related?.problems[index] = problem
         markChanged(object)
@@ -74,7 +74,7 @@ extension ManagedObjectContext {
     }
 
     /// Tells observers of the objects whose derived side changed: `target`'s inverse of `relationship`.
-    private func noteInverseChange(_ target: ManagedObject?, _ relationship: RelationshipDescription) {
+    func noteInverseChange(_ target: ManagedObject?, _ relationship: RelationshipDescription) {
         guard let target, let inverseName = relationship.inverseName,
               let inverse = target.entity.relationship(named: inverseName), inverse.kind.isToMany else { return }
         noteToManyChange(target, relationship: inverse.index)
@@ -130,7 +130,8 @@ extension ManagedObjectContext {
         } else {
             object.related?.toOne[relationship.index] = nil
         }
-        graphGeneration &+= 1
+        // The inverse lists it leaves and joins change in place; no other list depends on this key.
+        moveChild(object, relationship, from: old, to: target, position: position)
         if let inverseName = relationship.inverseName, let destination = destination(of: relationship),
            let inverse = destination.relationship(named: inverseName), case .foreignKey(let inverseSlot, _) = inverse.storage {
             keepOneToOne(object, old: old, target: target, inverseSlot: inverseSlot, relationship: relationship, inverse: inverse)
@@ -178,7 +179,11 @@ extension ManagedObjectContext {
             setToOne(child, inverseRelationship, owner)
             if let positionSlot { child.setStoredValue(.integer(Int64(position)), at: positionSlot) }
         }
-        graphGeneration &+= 1
+        // The owner's list is now exactly `children` (at positions 0, 1, 2... when ordered).
+        let contents = ToManyContents(references: children.map(reference(to:)), generation: graphGeneration, objects: children)
+        contents.isDense = positionSlot != nil
+        if owner.related == nil { owner.related = RelatedObjects() }
+        owner.related?.toMany[relationship.index] = contents
     }
 
     /// Sets the owning side of a join table: the list changes here, the other side follows.
@@ -190,16 +195,23 @@ extension ManagedObjectContext {
         guard !unchanged else { return }
         let before = Set(contents.references)
         let after = Set(references)
-        if contents.committed == nil { contents.committed = contents.references }
+        if contents.committed == nil {
+            contents.committed = contents.references
+            noteListOwner(owner)
+        }
         contents.references = references
         contents.objects = objects
         markChanged(owner)
-        graphGeneration &+= 1
         noteToManyChange(owner, relationship: relationship.index)
-        for object in objects where !before.contains(reference(to: object)) { noteInverseChange(object, relationship) }
+        // The partners' derived sides change in place (only objects held here can have them loaded).
+        for object in objects where !before.contains(reference(to: object)) {
+            linkPartner(object, owner: owner, relationship, linked: true)
+            noteInverseChange(object, relationship)
+        }
         if let destination = destination(of: relationship) {
             let gone = Array(before.subtracting(after))
             for object in resolve(gone.filter { $0 < 0 || registered[ObjectIdentifier(destination)]?.byKey[$0] != nil }, in: destination) {
+                linkPartner(object, owner: owner, relationship, linked: false)
                 noteInverseChange(object, relationship)
             }
         }
@@ -212,10 +224,13 @@ extension ManagedObjectContext {
         let current = toManyObjects(of: object, relationship: relationship.index)
         let keep = Set(owners.map(ObjectIdentifier.init))
         let had = Set(current.map(ObjectIdentifier.init))
+        // Each owner's list changes by one object: edited in place when it can be.
         for owner in current where !keep.contains(ObjectIdentifier(owner)) {
+            if editOwnedList(of: owner, inverse, adding: [], removing: [object]) { continue }
             setOwnedList(of: owner, inverse, to: toManyObjects(of: owner, relationship: inverse.index).filter { $0 !== object })
         }
         for owner in owners where !had.contains(ObjectIdentifier(owner)) {
+            if editOwnedList(of: owner, inverse, adding: [object], removing: []) { continue }
             setOwnedList(of: owner, inverse, to: toManyObjects(of: owner, relationship: inverse.index) + [object])
         }
     }

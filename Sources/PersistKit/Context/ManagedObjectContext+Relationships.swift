@@ -74,11 +74,14 @@ extension ManagedObjectContext {
         guard index < object.entity.relationships.count, let contents = toManyContents(of: object, relationship: index),
               let entity = destination(of: object.entity.relationships[index]) else { return [] }
         if let objects = contents.objects, objects.count == contents.references.count,
-           objects.allSatisfy({ $0.managedObjectContext === self && !$0.deletedFlag }) {
+           contents.checkedGeneration == graphGeneration
+            || objects.allSatisfy({ $0.managedObjectContext === self && !$0.deletedFlag }) {
+            contents.checkedGeneration = graphGeneration
             return objects
         }
         let objects = resolve(contents.references, in: entity).filter { !$0.deletedFlag }
         contents.objects = objects
+        if objects.count == contents.references.count { contents.checkedGeneration = graphGeneration }
         return objects
     }
 
@@ -99,11 +102,19 @@ extension ManagedObjectContext {
         case .joinTable(let table, isOwner: false):
             references = (try? derivedLinks(of: [object], table: table, relationship: relationship))?.first ?? []
         case .inverseForeignKey(_, let slot, let positionSlot):
-            references = (try? derivedChildren(of: [object], relationship: relationship, slot: slot,
+            let members = (try? derivedMembers(of: [object], relationship: relationship, slot: slot,
                                                positionSlot: positionSlot))?.first ?? []
+            let contents = ToManyContents(references: members.map(\.reference), generation: graphGeneration)
+            contents.isDense = positionSlot != nil && members.indices.allSatisfy { members[$0].position == Int64($0) }
+            if object.related == nil { object.related = RelatedObjects() }
+            object.related?.toMany[index] = contents
+            return contents
         }
         let contents = ToManyContents(references: references, generation: graphGeneration)
-        if case .joinTable(_, isOwner: true) = relationship.storage, object.insertedFlag { contents.committed = [] }
+        if case .joinTable(_, isOwner: true) = relationship.storage, object.insertedFlag {
+            contents.committed = []
+            noteListOwner(object)
+        }
         if object.related == nil { object.related = RelatedObjects() }
         object.related?.toMany[index] = contents
         return contents
@@ -115,6 +126,14 @@ extension ManagedObjectContext {
     /// query of the stored rows (prefetching reads whole rows instead).
     func derivedChildren(of owners: [ManagedObject], relationship: RelationshipDescription, slot: Int,
                          positionSlot: Int?, storedRows: StoredReferences? = nil) throws -> [[Int64]] {
+        try derivedMembers(of: owners, relationship: relationship, slot: slot, positionSlot: positionSlot,
+                           storedRows: storedRows).map { $0.map(\.reference) }
+    }
+
+    /// ``derivedChildren(of:relationship:slot:positionSlot:storedRows:)`` with each child's
+    /// position (`Int64.max` when it has none, or the relationship is unordered).
+    func derivedMembers(of owners: [ManagedObject], relationship: RelationshipDescription, slot: Int,
+                        positionSlot: Int?, storedRows: StoredReferences? = nil) throws -> [[(reference: Int64, position: Int64)]] {
         guard let entity = destination(of: relationship) else { return owners.map { _ in [] } }
         var ownerIndex: [Int64: Int] = [:]
         ownerIndex.reserveCapacity(owners.count)
@@ -140,12 +159,15 @@ extension ManagedObjectContext {
         if insertedCount > 0 {
             for child in insertedOrder where child.insertedFlag && child.entity === entity { add(child) }
         }
-        guard positionSlot != nil else { return members.map { $0.map(\.reference) } }
+        guard positionSlot != nil else { return members }
         // Saved before unsaved, then by key: the order SQL and memory both give ties.
-        return members.map { list in
-            list.sorted { ($0.position, $0.reference < 0 ? 1 : 0, abs($0.reference)) < ($1.position, $1.reference < 0 ? 1 : 0, abs($1.reference)) }
-                .map(\.reference)
-        }
+        return members.map { list in list.sorted { Self.listOrder($0, $1) } }
+    }
+
+    /// The order of an ordered to-many's children by (position, reference): saved before
+    /// unsaved, then by key, among equal positions (the order SQL and memory both give ties).
+    static func listOrder(_ lhs: (reference: Int64, position: Int64), _ rhs: (reference: Int64, position: Int64)) -> Bool {
+        (lhs.position, lhs.reference < 0 ? 1 : 0, abs(lhs.reference)) < (rhs.position, rhs.reference < 0 ? 1 : 0, abs(rhs.reference))
     }
 
     /// For each of `objects` (distinct objects), the owners whose owned list (the inverse, in a
@@ -169,16 +191,39 @@ extension ManagedObjectContext {
             if let owner = held?.byKey[row.key], changedHere(owner) { continue }
             if let index = objectIndex[row.owner] { owners[index].append(row.key) }
         }
-        var pending = Array(changed.values)
-        if insertedCount > 0 { pending += insertedOrder.filter(\.insertedFlag) }
-        for owner in pending where owner.entity === ownerEntity && !owner.deletedFlag {
-            guard let contents = owner.related?.toMany[inverseIndex], contents.committed != nil else { continue }
+        var counted = Set<ObjectIdentifier>()
+        for owner in pendingListOwners() where owner.entity === ownerEntity && !owner.deletedFlag {
+            guard let contents = owner.related?.toMany[inverseIndex], contents.committed != nil,
+                  owner.insertedFlag || changed[ObjectIdentifier(owner)] != nil,
+                  counted.insert(ObjectIdentifier(owner)).inserted else { continue }
             let ownerReference = reference(to: owner)
+            if objects.count == 1 {
+                // One object (a property read): a scan of the keys, no lookup per member.
+                if contents.references.contains(reference(to: objects[0])) { owners[0].append(ownerReference) }
+                continue
+            }
             var seen = Set<Int>()
             for member in contents.references {
                 if let index = objectIndex[member], seen.insert(index).inserted { owners[index].append(ownerReference) }
             }
         }
         return owners
+    }
+
+    /// The pending objects that may have unsaved changes to an owned list (see `listOwners`).
+    private func pendingListOwners() -> [ManagedObject] {
+        if listOwners.generation == graphGeneration { return listOwners.objects }
+        func hasListChanges(_ object: ManagedObject) -> Bool {
+            object.related?.toMany.values.contains { $0.committed != nil } == true
+        }
+        var objects = changed.values.filter(hasListChanges)
+        if insertedCount > 0 { objects += insertedOrder.filter { $0.insertedFlag && hasListChanges($0) } }
+        listOwners = (graphGeneration, objects)
+        return objects
+    }
+
+    /// `owner`'s owned list now has unsaved changes: derived lists computed from now on see it.
+    func noteListOwner(_ owner: ManagedObject) {
+        if listOwners.generation == graphGeneration { listOwners.objects.append(owner) }
     }
 }

@@ -66,6 +66,10 @@ public final class ManagedObjectContext {
     /// Bumped whenever a relationship may have changed: derived to-manys computed at an older
     /// generation are computed again when read.
     @exclusivity(unchecked) var graphGeneration = 0
+    /// Objects that may have unsaved changes to an owned to-many list (a superset: each is
+    /// checked when used), gathered at `generation` and added to as lists change within it,
+    /// so a derived list is computed without a pass over every pending object.
+    @exclusivity(unchecked) var listOwners: (generation: Int, objects: [ManagedObject]) = (-1, [])
 
     /// Changes not yet handed to observers.
     @exclusivity(unchecked) var pendingNotice = PendingNotice()
@@ -178,6 +182,8 @@ public final class ManagedObjectContext {
 
     private func markDeleted(_ object: ManagedObject) {
         let id = ObjectIdentifier(object)
+        // Loaded lists holding it must look at their objects again (and derived ones recompute).
+        graphGeneration &+= 1
         object.deletedFlag = true
         if object.insertedFlag {
             object.insertedFlag = false

@@ -11,6 +11,26 @@ extension ManagedObject {
         managedObjectContext?.toManyObjects(of: self, relationship: index) ?? []
     }
 
+    /// A to-many property's value (kept while the list is unchanged, so reading it again is cheap).
+    @usableFromInline
+    final func relatedValue<Value: RelationshipValue>(at index: Int) -> Value {
+        managedObjectContext?.toManyValue(of: self, relationship: index) ?? Value.relationshipValue([])
+    }
+
+    /// Lets go of a to-many's kept value: the caller's copy changes in place.
+    final func releaseRelatedValue(at index: Int) {
+        managedObjectContext?.releaseToManyValue(of: self, relationship: index)
+    }
+
+    /// Sets a to-many property: only the objects added or removed are linked or unlinked when
+    /// that can be told cheaply from what it holds; the context keeps the inverse.
+    final func setRelatedValue<Value: RelationshipValue>(_ value: Value, at index: Int) {
+        guard let context = managedObjectContext else { return setRelatedObjects(value.relatedObjects, at: index) }
+        context.setToMany(of: self, relationship: index, to: value) { held, kept in
+            ToManyChange.between(held: held, kept: kept, new: value)
+        }
+    }
+
     /// Sets a relationship (at most one object for a to-one); the context keeps the inverse.
     /// An assignment the context refuses leaves the graph unchanged and fails the next save.
     @usableFromInline

@@ -96,12 +96,25 @@ public struct Relationship<Value: RelationshipValue> {
             if Value.relationshipKind == .toOne {
                 return Value.relationshipValue(toOne: object.relatedObject(at: index))
             }
-            return Value.relationshipValue(object.relatedObjects(at: index))
+            return object.relatedValue(at: index)
         }
         set {
             let index = object.entity.relationshipIndex(for: storageKeyPath)
             guard index >= 0, !object.isProbe else { return }
-            object.setRelatedObjects(newValue.relatedObjects, at: index)
+            if Value.relationshipKind == .toOne {
+                object.setRelatedObjects(newValue.relatedObjects, at: index)
+            } else {
+                object.setRelatedValue(newValue, at: index)
+            }
+        }
+        // `plan.steps.append(step)` changes the array read in place (no copy of the list) and
+        // assigns it back, which links just the steps appended.
+        _modify {
+            let index = object.entity.relationshipIndex(for: storageKeyPath)
+            var value = Self[_enclosingInstance: object, wrapped: wrappedKeyPath, storage: storageKeyPath]
+            if Value.relationshipKind == .orderedToMany, index >= 0, !object.isProbe { object.releaseRelatedValue(at: index) }
+            yield &value
+            Self[_enclosingInstance: object, wrapped: wrappedKeyPath, storage: storageKeyPath] = value
         }
     }
 }
