@@ -98,8 +98,10 @@ extension ManagedObjectContext {
             deleted = try store.batchDelete(StoreQuery(entity: entity, predicate: predicate?.node, sorts: []), only: nil,
                                             author: transactionAuthor, contextName: name)
         case .objectIDs(let objectIDs):
+            // Equal scopes: the same entity name and store.
+            let scope = objectIDScope(of: entity)
             for objectID in objectIDs {
-                if objectID.entityName != entity.name || objectID.storeIdentifier != store.identifier || objectID.isTemporary {
+                if objectID.scope != scope || objectID.isTemporary {
                     throw PersistError(.invalidRequest, objectID.isTemporary ? "A batch delete takes saved objects only: \(objectID) is not saved"
                                        : "A batch delete of \(entity.name) was given \(objectID), an object of another entity or store",
                                        entity: entity.name, objectIDs: [objectID])
@@ -119,7 +121,7 @@ extension ManagedObjectContext {
     // MARK: Helpers
 
     private func permanentID(_ entity: EntityDescription, _ key: Int64) -> ObjectID {
-        ObjectID(entityName: entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
+        savedObjectID(entity, key: key)
     }
 
     private func namedBatchEntity<T: ManagedObject>(_ type: T.Type, named name: String?) throws -> EntityDescription {

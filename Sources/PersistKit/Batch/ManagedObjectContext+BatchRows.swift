@@ -70,7 +70,8 @@ extension ManagedObjectContext {
             object.storage[slot] = .null
             return
         }
-        guard target.entityName == relationship.destinationEntityName, target.storeIdentifier == store.identifier, !target.isTemporary else {
+        // entity(of:) fails for another store's ID, and answers a known scope without the registry's lock.
+        guard !target.isTemporary, (try? self.entity(of: target))?.name == relationship.destinationEntityName else {
             throw PersistError(.invalidRequest, "\(name) takes a saved \(relationship.destinationEntityName) of this store, not \(target)",
                                entity: entity.name, attribute: relationship.name, objectIDs: [target])
         }

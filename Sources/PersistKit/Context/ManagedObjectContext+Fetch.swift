@@ -213,7 +213,7 @@ extension ManagedObjectContext {
         let object = entity.objectClass.init(entity: entity, insertInto: nil)
         object.storage = try decode()
         object.version = version
-        object.objectID = ObjectID(entityName: entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
+        object.objectID = savedObjectID(entity, key: key)
         object.managedObjectContext = self
         return object
     }

@@ -72,10 +72,6 @@ extension ManagedObjectContext {
         gone.deletedFlag = true
         return gone
     }
-
-    func savedObjectID(_ entity: EntityDescription, key: Int64) -> ObjectID {
-        ObjectID(entityName: entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
-    }
 }
 
 extension ManagedObjectContext.FetchPlan {

@@ -11,7 +11,7 @@ extension ManagedObjectContext {
         guard let entity = model.entity(for: type) else {
             throw PersistError(.invalidRequest, "\(type) is not an entity of this context's model")
         }
-        let id = ObjectID(entityName: entity.name, storeIdentifier: store.identifier, key: primaryKey, isTemporary: false)
+        let id = savedObjectID(entity, key: primaryKey)
         let object = try existingObject(with: id)
         guard !object.isDeleted, let typed = object as? T else {
             throw PersistError(.objectNotFound, "\(entity.name) \(primaryKey) is deleted", entity: entity.name, objectIDs: [id])

@@ -255,7 +255,7 @@ extension ManagedObjectContext {
             insertedByTemporaryKey.removeAll()
         }
         for (position, (object, key)) in zip(written, insertedKeys).enumerated() where !merges || result.merged[position] == nil {
-            object.objectID = ObjectID(entityName: object.entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
+            object.objectID = savedObjectID(object.entity, key: key)
             object.insertedFlag = false
             object.version = SchemaSQL.initialRowVersion
             if !registeringInserts {

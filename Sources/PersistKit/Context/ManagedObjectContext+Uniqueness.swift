@@ -106,7 +106,7 @@ extension ManagedObjectContext {
             if !released.contains(key), let object = holders[values] { stored.append((key, object)) }
         }
         for (key, object) in stored {
-            let holder = ObjectID(entityName: group.entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
+            let holder = savedObjectID(group.entity, key: key)
             violations.append(UniquenessViolation(object: object, attributes: attributes,
                                                   values: UniquenessKey(object.storage, slots: slots).values,
                                                   holder: holder, holderIsPending: false))

@@ -100,7 +100,7 @@ extension ManagedObjectContext {
         planning.upserts[ObjectIdentifier(entity)] = StoreWritePlan.Upsert(constraints: entity.uniquenessSlots, released: released)
         for (object, rows) in found.values {
             guard rows.count == 1, let row = rows.first else {
-                let holders = rows.sorted().map { ObjectID(entityName: entity.name, storeIdentifier: store.identifier, key: $0, isTemporary: false) }
+                let holders = rows.sorted().map { savedObjectID(entity, key: $0) }
                 throw PersistError(.constraintViolation,
                                    "Cannot upsert a new \(entity.name): its unique values are taken by \(rows.count) objects changed "
                                    + "in this save (\(rows.sorted().map { "\(entity.name) \($0)" }.joined(separator: ", "))), and only one can be updated",
@@ -126,7 +126,7 @@ extension ManagedObjectContext {
                 survivors[ObjectIdentifier(object)] = held
                 noteToManyChanges(of: held)
             } else {
-                object.objectID = ObjectID(entityName: object.entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
+                object.objectID = savedObjectID(object.entity, key: key)
                 object.insertedFlag = false
                 object.version = version
                 objects.byKey[key] = object
@@ -151,7 +151,7 @@ extension ManagedObjectContext {
     /// An insert merged into another object: it takes the row's ID and leaves the context,
     /// keeping its values; observers that were told of its insertion are told it is gone.
     private func detach(_ object: ManagedObject, key: Int64) {
-        object.objectID = ObjectID(entityName: object.entity.name, storeIdentifier: store.identifier, key: key, isTemporary: false)
+        object.objectID = savedObjectID(object.entity, key: key)
         object.insertedFlag = false
         object.managedObjectContext = nil
         object.related = nil

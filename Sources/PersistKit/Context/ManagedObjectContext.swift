@@ -71,6 +71,9 @@ public final class ManagedObjectContext {
     /// so a derived list is computed without a pass over every pending object.
     @exclusivity(unchecked) var listOwners: (generation: Int, objects: [ManagedObject]) = (-1, [])
 
+    /// The scopes of this context's object IDs, by entity (see ``objectIDScope(of:)``).
+    @exclusivity(unchecked) var objectIDScopes = ObjectIDScopes()
+
     /// Changes not yet handed to observers.
     @exclusivity(unchecked) var pendingNotice = PendingNotice()
     var isProcessingChanges = false
@@ -245,12 +248,7 @@ public final class ManagedObjectContext {
     /// - Throws: ``PersistError`` `.objectNotFound` when the store has no such object, or it
     ///   belongs to another store or entity this model lacks.
     public func existingObject(with objectID: ObjectID) throws -> ManagedObject {
-        guard let entity = model.entity(named: objectID.entityName) else {
-            throw PersistError(.objectNotFound, "The model has no entity \(objectID.entityName)", objectIDs: [objectID])
-        }
-        guard objectID.storeIdentifier == store.identifier else {
-            throw PersistError(.objectNotFound, "The object belongs to another store", entity: entity.name, objectIDs: [objectID])
-        }
+        let entity = try entity(of: objectID)
         if objectID.isTemporary {
             if let object = insertedOrder.first(where: { $0.insertedFlag && $0.objectID == objectID }) {
                 return object

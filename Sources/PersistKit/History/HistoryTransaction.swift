@@ -28,19 +28,23 @@ public struct HistoryTransaction: Sendable, Hashable {
         author = record.author
         contextName = record.contextName
         let recorded = try record.changes()
-        func id(_ entity: String, _ key: Int64) -> ObjectID {
-            ObjectID(entityName: entity, storeIdentifier: storeIdentifier, key: key, isTemporary: false)
+        // One scope per entity: interning takes the registry's lock.
+        func scope(_ entity: String) -> ObjectID.Scope {
+            ObjectID.Scope(entityName: entity, storeIdentifier: storeIdentifier)
         }
         var changes: [HistoryChange] = []
         for (entity, keys) in recorded.inserted.sorted(by: { $0.key < $1.key }) {
-            changes += keys.map { HistoryChange(objectID: id(entity, $0), kind: .insert, changedKeys: []) }
+            let scope = scope(entity)
+            changes += keys.map { HistoryChange(objectID: scope.savedID($0), kind: .insert, changedKeys: []) }
         }
         for (entity, groups) in recorded.updated.sorted(by: { $0.key < $1.key }) {
+            let scope = scope(entity)
             let updates = groups.flatMap { group in group.objects.map { (key: $0, names: group.keyNames) } }
-            changes += updates.sorted { $0.key < $1.key }.map { HistoryChange(objectID: id(entity, $0.key), kind: .update, changedKeys: $0.names) }
+            changes += updates.sorted { $0.key < $1.key }.map { HistoryChange(objectID: scope.savedID($0.key), kind: .update, changedKeys: $0.names) }
         }
         for (entity, keys) in recorded.deleted.sorted(by: { $0.key < $1.key }) {
-            changes += keys.map { HistoryChange(objectID: id(entity, $0), kind: .delete, changedKeys: []) }
+            let scope = scope(entity)
+            changes += keys.map { HistoryChange(objectID: scope.savedID($0), kind: .delete, changedKeys: []) }
         }
         self.changes = changes
     }

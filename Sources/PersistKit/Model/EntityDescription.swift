@@ -59,6 +59,9 @@ public final class EntityDescription: @unchecked Sendable {
     let validators: [SlotValidator]
     /// Each uniqueness constraint as slots, in the constraint's order.
     let uniquenessSlots: [[Int]]
+    /// The ID of an object of this entity made outside any context (no store, temporary key
+    /// 0): made once here, since interning it per object would take the registry's lock.
+    let detachedObjectID: ObjectID
 
     private let lock = NSRecursiveLock()
     private var probe: ManagedObject?
@@ -69,6 +72,7 @@ public final class EntityDescription: @unchecked Sendable {
          uniquenessConstraints: [[String]], declaredRelationships: [RelationshipDeclaration] = [],
          relationships: [RelationshipDescription]? = nil, originalName: String? = nil) {
         self.name = name
+        detachedObjectID = ObjectID(entityName: name, storeIdentifier: "", key: 0, isTemporary: true)
         self.originalName = originalName
         self.objectClass = objectClass
         self.isClassBacked = isClassBacked

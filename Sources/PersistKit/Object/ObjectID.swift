@@ -10,22 +10,38 @@ import Foundation
 /// let id = task.objectID                 // persistkit://<store>/Task/p12
 /// let same = try otherContext.existingObject(with: id)
 /// ```
-public struct ObjectID: Sendable, Hashable, Codable {
-    /// The name of the object's entity.
-    public let entityName: String
-    /// The UUID of the store the object lives in.
-    public let storeIdentifier: String
+public struct ObjectID: Sendable, Hashable {
+    // No reference-counted field: an ID is copied wherever objects go (identity maps, change
+    // sets, notifications), and two Strings here cost a retain and a release per copy. The
+    // (entity, store) pair is interned in ``ObjectIDRegistry``, so equal pairs have equal scopes
+    // and the synthesized `==` and `hash(into:)` compare exactly what they did before.
+
+    /// The interned (entity name, store identifier) pair.
+    let scope: Scope
     /// The primary key (permanent) or the temporary number (temporary).
     let key: Int64
     /// Whether the ID is temporary: the object has not been saved yet.
     public let isTemporary: Bool
 
-    init(entityName: String, storeIdentifier: String, key: Int64, isTemporary: Bool) {
-        self.entityName = entityName
-        self.storeIdentifier = storeIdentifier
+    /// An ID in a scope resolved before (the hot paths make one scope per entity and store).
+    @inline(__always)
+    init(scope: Scope, key: Int64, isTemporary: Bool) {
+        self.scope = scope
         self.key = key
         self.isTemporary = isTemporary
     }
+
+    /// An ID for a pair named by text: it looks the pair up in the process-wide registry under
+    /// a lock, so code that makes many IDs of one entity makes a ``Scope`` once instead.
+    init(entityName: String, storeIdentifier: String, key: Int64, isTemporary: Bool) {
+        self.init(scope: Scope(entityName: entityName, storeIdentifier: storeIdentifier), key: key, isTemporary: isTemporary)
+    }
+
+    /// The name of the object's entity.
+    public var entityName: String { scope.entityName }
+
+    /// The UUID of the store the object lives in.
+    public var storeIdentifier: String { scope.storeIdentifier }
 
     /// The primary key of a saved object, or nil for a temporary ID.
     ///
@@ -41,10 +57,11 @@ public struct ObjectID: Sendable, Hashable, Codable {
     /// UserDefaults.standard.set(task.objectID.uriRepresentation, forKey: "lastOpened")
     /// ```
     public var uriRepresentation: URL {
+        let names = scope.names
         var components = URLComponents()
         components.scheme = "persistkit"
-        components.host = storeIdentifier
-        components.path = "/" + entityName + "/" + (isTemporary ? "t" : "p") + String(key)
+        components.host = names.storeIdentifier
+        components.path = "/" + names.entityName + "/" + (isTemporary ? "t" : "p") + String(key)
         return components.url ?? URL(fileURLWithPath: "/")
     }
 

@@ -61,8 +61,9 @@ extension SQLiteStore {
     }
 
     private func ambiguousUpsert(_ entity: EntityDescription, _ temporaryKey: Int64, rows: [Int64]) -> PersistError {
-        let inserted = ObjectID(entityName: entity.name, storeIdentifier: identifier, key: temporaryKey, isTemporary: true)
-        let holders = rows.map { ObjectID(entityName: entity.name, storeIdentifier: identifier, key: $0, isTemporary: false) }
+        let scope = ObjectID.Scope(entityName: entity.name, storeIdentifier: identifier)
+        let inserted = ObjectID(scope: scope, key: temporaryKey, isTemporary: true)
+        let holders = rows.map(scope.savedID)
         let names = rows.map { "\(entity.name) \($0)" }.joined(separator: " and ")
         return PersistError(.constraintViolation,
                             "Cannot upsert a new \(entity.name): its unique values are held by \(names), and only one can be updated",
