@@ -147,8 +147,7 @@ public final class ManagedObjectContext {
         guard object.managedObjectContext == nil, !object.insertedFlag, object.objectID.isTemporary,
               !object.isProbe else { return }
         let key = ManagedObjectContext.temporaryKeys.add(1, ordering: .relaxed).newValue
-        object.objectID = ObjectID(entityName: object.entity.name, storeIdentifier: store.identifier,
-                                   key: key, isTemporary: true)
+        object.objectID = ObjectID(scope: objectIDScope(of: object.entity), key: key, isTemporary: true)
         object.managedObjectContext = self
         object.insertedFlag = true
         object.deletedFlag = false

@@ -69,7 +69,7 @@ open class ManagedObject {
         // standard library's generic copy: give it its own storage now. A fetched object's
         // storage is replaced by its row's at once, so it shares them.
         storage = context == nil ? entity.initialStorage : ManagedObject.ownStorage(copying: entity.initialStorage)
-        objectID = ObjectID(entityName: entity.name, storeIdentifier: "", key: 0, isTemporary: true)
+        objectID = entity.detachedObjectID
         tiebreakKey = 0
         tiebreakIsTemporary = true
         if !entity.attributeFieldOffsets.isEmpty, ObjectIdentifier(type(of: self)) == ObjectIdentifier(entity.objectClass) {
