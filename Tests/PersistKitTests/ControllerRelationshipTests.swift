@@ -333,6 +333,30 @@ final class ControllerRelationshipTests: XCTestCase {
         try assertConsistent(tagged, graph.context)
     }
 
+    /// A context lets go of saved objects nobody holds. One read again after another context
+    /// renamed it, and before this context merged that save, has the new name already: the
+    /// merge must still tell the controller, whose sections were named by the old one.
+    func testAProjectReadAgainBeforeTheMergeStillMovesItsTasks() throws {
+        let graph = try makeGraph()
+        let watched = graph.container.newContext()
+        let controller = FetchedResultsController(fetchRequest: request(nil, byProjectName), context: watched,
+                                                  sectionNameKeyPath: \GTask.project?.name)
+        let harness = try ResultsHarness(controller)
+        XCTAssertEqual(controller.sections.map(\.name), ["a", "b", "c", ""])
+        // The tasks forget their loaded projects, which nothing else holds: they go.
+        for task in controller.fetchedObjects { watched.refresh(task, mergeChanges: false) }
+        XCTAssertEqual(watched.registeredObjects.filter { $0 is GProject }.count, 0, "the projects were let go")
+        let other = graph.container.newContext()
+        try XCTUnwrap(other.fetch(FetchRequest<GProject>(predicate: \.name == "a")).first).name = "z"
+        try other.save()
+        // Read before the merge: a new instance, with the new name.
+        XCTAssertEqual(controller.fetchedObjects.first { $0.title == "a1" }?.project?.name, "z")
+        watched.processPendingChanges()
+        XCTAssertEqual(controller.sections.map(\.name), ["b", "c", "z", ""])
+        XCTAssertEqual(titles(harness), [["b1"], ["c1"], ["a1", "a2"], ["n1"]])
+        try assertConsistent(harness, watched)
+    }
+
     // MARK: Controllers over the other side
 
     func testProjectsFollowTheirTasks() throws {

@@ -35,6 +35,8 @@ extension ManagedObjectContext {
     func mergeChangesFromStore() {
         let (changes, complete, latest) = store.changes(after: lastMergedSequence, excluding: contextIdentity)
         lastMergedSequence = latest
+        let lastMerge = mergeCount
+        mergeCount &+= 1
         guard !changes.isEmpty || !complete else { return }
         // Rows inserted, deleted or relinked elsewhere change derived to-manys (a project's
         // tasks) even when this context holds none of them: those are computed again when read.
@@ -70,10 +72,20 @@ extension ManagedObjectContext {
             guard let entity = model.entity(named: entityName) else { continue }
             let objects = registered[ObjectIdentifier(entity)]
             let held = keys.filter { objects?.byKey[$0] != nil }
+            // Objects read since the last merge (the old ones let go, or never held) may have
+            // been read after this change was committed: their values are new already, yet
+            // observers still place them, and whatever reads through them, by older ones.
+            let readSince = observers.isEmpty ? [] : held.compactMap { key in
+                objects?.byKey[key].flatMap { $0.readAtMerge == lastMerge ? ($0, $0.version) : nil }
+            }
             // Reading refreshes unchanged objects and queues their updates for observers: in
             // one pass over the table when they are many, else by key.
             if !held.isEmpty, (try? rereadRegisteredObjectsByScan(entity: entity, only: held)) == nil {
                 _ = try? readObjects(entity: entity, keys: held.sorted())
+            }
+            // Read at this version already: the refresh found nothing new to tell.
+            for (object, version) in readSince where object.version == version && !object.deletedFlag {
+                pendingNotice.queueUpdate(object, slots: SlotSet(entity.columns.indices))
             }
             if held.count < keys.count { unheld[entityName] = keys.filter { objects?.byKey[$0] == nil }.sorted() }
         }

@@ -213,6 +213,7 @@ extension ManagedObjectContext {
         let object = entity.objectClass.init(entity: entity, insertInto: nil)
         object.storage = try decode()
         object.version = version
+        object.readAtMerge = mergeCount
         object.objectID = savedObjectID(entity, key: key)
         object.managedObjectContext = self
         return object

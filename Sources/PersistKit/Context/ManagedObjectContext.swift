@@ -81,6 +81,9 @@ public final class ManagedObjectContext {
     var observers: [Int: (ContextChanges) -> Void] = [:]
     var nextObserverID = 0
     var lastMergedSequence: Int
+    /// Counts merges from the store: an object read from a row records the count, so the next
+    /// merge knows which of its objects were read after the last one (see `mergeChangesFromStore`).
+    @exclusivity(unchecked) var mergeCount = 1
     /// The entity `init(context:)` used last, for its class: a class inserts many objects in a row.
     private var lastInsertClass: ObjectIdentifier?
     private var lastInsertEntity: EntityDescription?

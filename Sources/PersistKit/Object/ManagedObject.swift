@@ -44,6 +44,8 @@ open class ManagedObject {
     @exclusivity(unchecked) final var committedStorage: ContiguousArray<SQLValue>?
     /// The row's version column as last read or written (for conflict detection).
     @exclusivity(unchecked) final var version: Int64 = 0
+    /// Its context's merge count when the object was read from its row (0: inserted here).
+    @exclusivity(unchecked) final var readAtMerge = 0
     @usableFromInline @exclusivity(unchecked) final var isProbe = false
     @usableFromInline @exclusivity(unchecked) final var probedSlot = -1
     @usableFromInline @exclusivity(unchecked) final var probedRelationship = -1
