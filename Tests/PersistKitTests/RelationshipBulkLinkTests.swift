@@ -260,10 +260,16 @@ final class RelationshipBulkLinkTests: XCTestCase {
         }
     }
 
-    /// A step's to-one set: it goes after the target's steps (position: their count).
+    /// A step's to-one set: it goes after the target's steps (position: their count, or one
+    /// past the last one's when a step left from the middle).
     private func setPlan(of step: Int, _ plan: Int?, _ model: inout Model, _ graph: Graph) {
         guard model.plan[step] != plan else { return }
-        model.position[step] = plan.map { Int64(model.steps(of: $0, graph).count) }
+        model.position[step] = plan.map { plan in
+            let steps = model.steps(of: plan, graph)
+            let count = Int64(steps.count)
+            guard let last = steps.last, let position = model.position[last] else { return count }
+            return max(count, position + 1)
+        }
         model.plan[step] = plan
     }
 

@@ -89,6 +89,34 @@ final class RelationshipTests: XCTestCase {
         XCTAssertNil(orphan.plan)
     }
 
+    /// Setting the to-one of an ordered list's child appends it, even when the list's positions
+    /// have a gap (a child left from the middle): it must not tie with the last child.
+    func testSettingTheToOneAppendsAfterAGapInPositions() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("graph.sqlite")
+        do {
+            let context = try makeGraphContainer(directory, url: url).newContext()
+            let plan = GPlan(context: context)
+            plan.title = "Trip"
+            plan.steps = ["a", "b", "c", "d"].map { text in
+                let step = GStep(context: context)
+                step.text = text
+                return step
+            }
+            try context.save()
+            let b = plan.steps[1]
+            b.plan = nil
+            try context.save()
+            XCTAssertEqual(plan.steps.map(\.text), ["a", "c", "d"])
+            b.plan = plan
+            XCTAssertEqual(plan.steps.map(\.text), ["a", "c", "d", "b"], "before the save")
+            try context.save()
+        }
+        let context = try makeGraphContainer(directory, url: url).newContext()
+        let plan = try XCTUnwrap(context.fetch(FetchRequest<GPlan>()).first)
+        XCTAssertEqual(plan.steps.map(\.text), ["a", "c", "d", "b"], "read from the store")
+    }
+
     func testManyToManyFromBothSides() throws {
         let directory = TemporaryDirectory()
         let context = try makeGraphContainer(directory).newContext()

@@ -37,6 +37,17 @@ extension ManagedObjectContext {
         }
     }
 
+    /// The position that puts a child after every child of an ordered derived list: its count
+    /// while positions are 0, 1, 2..., else one past the last child's. A child that left from
+    /// the middle leaves a gap, so the count would tie with the last child (and ties sort by key).
+    func appendPosition(in contents: ToManyContents?, children entity: EntityDescription, positionSlot: Int) -> Int64 {
+        guard let contents, let last = contents.references.last else { return 0 }
+        let count = Int64(contents.references.count)
+        guard !contents.isDense, let child = resolve(last, in: entity), positionSlot < child.storage.count,
+              case .integer(let position) = child.storage[positionSlot], position < .max else { return count }
+        return max(count, position + 1)
+    }
+
     /// Whether an ordered derived list's last child sorts before `member`, by position then key.
     private func endsBefore(_ contents: ToManyContents, member: (reference: Int64, position: Int64), positionSlot: Int,
                             entity: EntityDescription) -> Bool {

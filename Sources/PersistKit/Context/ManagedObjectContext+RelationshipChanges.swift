@@ -117,10 +117,11 @@ extension ManagedObjectContext {
         // The old partner even when it is deleted: a one-to-one's other side must let go too.
         let old = storedToOneObject(of: object, slot: slot, relationship)
         var position: SQLValue = .null
-        if positionSlot != nil, let target, let inverseName = relationship.inverseName,
+        if let positionSlot, let target, let inverseName = relationship.inverseName,
            let inverse = target.entity.relationship(named: inverseName) {
             // Appended at the end of the target's ordered list.
-            position = .integer(Int64(toManyContents(of: target, relationship: inverse.index)?.references.count ?? 0))
+            position = .integer(appendPosition(in: toManyContents(of: target, relationship: inverse.index),
+                                               children: object.entity, positionSlot: positionSlot))
         }
         object.setStoredValue(newValue, at: slot)
         if let positionSlot { object.setStoredValue(position, at: positionSlot) }
