@@ -70,7 +70,10 @@ final class ResultsGraphReplayOracleTests: XCTestCase {
                   + "deleted \(notice.deleted.map(name))")
         }
         defer { debugToken.cancel() }
+        // Every value that changes between checks must reach the controllers in a notice.
+        let ledger = NoticeLedger(context)
         let watched = try controllers(context)
+        _ = ledger.unannouncedChanges(in: context)
         let other = container.newContext()
         let remote = process?.newContext()
 
@@ -102,7 +105,10 @@ final class ResultsGraphReplayOracleTests: XCTestCase {
             }
             try settle(context, watched)
             let message = "seed \(seed) \(label) batch \(batch): \(log.joined(separator: "; "))"
+            let untold = ledger.unannouncedChanges(in: context)
+            XCTAssertEqual(untold, [], "values changed without a notice; " + message)
             for item in watched where !check(item, message) { return }
+            guard untold.isEmpty else { return }
         }
     }
 
