@@ -41,6 +41,8 @@ final class HistoryReplayOracleTests: XCTestCase {
         let observed = Observed()
         let token = watched.addObserver { if $0.invalidatedAll { observed.invalidations += 1 } }
         defer { token.cancel() }
+        let ledger = NoticeLedger(watched)
+        _ = ledger.unannouncedChanges(in: watched)
 
         let child = try ChildProcess.start(role: Self.childRole, settings: [
             "STORE": url.path, "DIRECTORY": directory.url.path, "SEED": String(seed), "STEPS": String(steps)])
@@ -61,6 +63,9 @@ final class HistoryReplayOracleTests: XCTestCase {
             var failed = observed.invalidations - before != (purge ? 1 : 0)
             XCTAssertEqual(observed.invalidations - before, purge ? 1 : 0, "exact unless purged: " + message)
             exactMerges += observed.invalidations == before ? 1 : 0
+            let untold = ledger.unannouncedChanges(in: watched)
+            XCTAssertEqual(untold, [], "values changed without a notice: " + message)
+            failed = failed || !untold.isEmpty
             for (harness, request, isSectioned) in [(sectioned, tasksRequest(predicate: \.priority != .low), true),
                                                     (plain, plainRequest, false)] {
                 let expected = try Self.sections(watched, request, sectioned: isSectioned)
