@@ -54,6 +54,7 @@ extension ManagedObjectContext {
         // skipped by origin; the merge position must not move past other contexts' saves.)
         let plain = upserts == nil && result.merged.isEmpty && result.settled.isEmpty
         var saved = didSave(pending, upserts, result, registeringInserts: !plain)
+        if !result.clearedReferences.isEmpty { rereadClearedReferences(result.clearedReferences) }
         if plain {
             pending = PendingSave(inserts: [], updates: [], deletes: [], deletedElsewhere: [])
             registerHeldObjects(&saved)

@@ -26,14 +26,17 @@ extension SQLiteStore {
             let keys = try assignKeys(plan, targets, connection)
             // Deletes, then updates, then inserts: a unique value given up in a save (its row
             // deleted or changed) can be taken by another row of the same save.
+            // Rows left referring to deleted ones (SQLite clears them, but tells no one).
+            let dangling = try danglingReferences(plan, connection)
             var conflicts = try deleteRows(plan, connection, &change, &result)
             conflicts += try updateRows(plan, keys, connection, &change, &result)
             result.keys = try insertRows(plan.inserts, keys, connection, &change, merged: &result.merged)
             try writeLinks(plan.links, keys, skipping: result.discardedOwners, connection)
             if !keys.appending.isEmpty { result.unlinked = try unlinkOneToOnePartners(plan, keys, connection, &change) }
             if !conflicts.isEmpty { throw conflictError(conflicts) }
-            let history = StoreHistoryChanges(plan: plan, change: change, model: model)
+            var history = StoreHistoryChanges(plan: plan, change: change, model: model)
             if !plan.links.isEmpty || !plan.listPartners.isEmpty { change.noteListChanges(history) }
+            result.clearedReferences = try recordClearedReferences(dangling, connection, &change, &history)
             change.historyID = try recordHistory(history, author: plan.author, contextName: plan.contextName, connection)
             return change
         }

@@ -31,6 +31,8 @@ struct StoreWriteResult {
     /// Rows whose one-to-one foreign key the save cleared, by entity name: their partner was
     /// an upserted row, which took another partner from the insert.
     var unlinked: [String: [Int64]] = [:]
+    /// Rows whose to-one referred to a row the save deleted, cleared by SQLite: by entity name.
+    var clearedReferences: [String: [Int64]] = [:]
     /// The rows settled against another save's changes.
     var settled: [Row] = []
 }
