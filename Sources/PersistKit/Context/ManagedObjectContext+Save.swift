@@ -250,6 +250,7 @@ extension ManagedObjectContext {
         }
         var permanentKeys: [Int64: Int64] = [:]
         if model.hasRelationships {
+            permanentKeys.reserveCapacity(written.count)
             for (object, key) in zip(written, insertedKeys) { permanentKeys[object.objectID.key] = key }
             for (object, winner) in upserts?.merged ?? [] { permanentKeys[object.objectID.key] = permanentKeys[winner.objectID.key] }
             insertedByTemporaryKey.removeAll()
