@@ -9,15 +9,10 @@ enum BatchDeletion {
             && model.entities.allSatisfy { other in other.relationships.allSatisfy { $0.destinationEntityName != entity.name } }
     }
 
-    /// The rows to delete, by entity name: the requested ones and every row they cascade to.
-    static func closure(of entity: EntityDescription, keys: [Int64], model: ManagedObjectModel,
-                        _ connection: SQLiteConnection) throws -> [String: Set<Int64>] {
-        try closureInOrder(of: entity, keys: keys, model: model, connection).doomed
-    }
-
-    /// The rows to delete (as ``closure(of:keys:model:_:)``), and each entity's rows in the
-    /// order they were found: requested keys come sorted and a cascade reads its rows by key
-    /// runs, so sorting that list costs little, where sorting a set's rows costs a full sort.
+    /// The rows to delete, by entity name: the requested ones and every row they cascade to;
+    /// and each entity's rows in the order they were found: requested keys come sorted and a
+    /// cascade reads its rows by key runs, so sorting that list costs little, where sorting a
+    /// set's rows costs a full sort.
     static func closureInOrder(of entity: EntityDescription, keys: [Int64], model: ManagedObjectModel,
                                _ connection: SQLiteConnection) throws -> (doomed: [String: Set<Int64>], found: [String: [Int64]]) {
         let requested = Set(keys)
@@ -91,7 +86,7 @@ enum BatchDeletion {
     }
 
     /// Whether every row of `entity` whose foreign key in `slot` refers to a row to delete is
-    /// deleted too: the destination cascades through that very key (``closure(of:keys:model:_:)``
+    /// deleted too: the destination cascades through that very key (``closureInOrder(of:keys:model:_:)``
     /// followed it from every row it deletes), so there is nothing left to nullify.
     private static func isCascaded(_ slot: Int, of entity: EntityDescription, to destinationName: String,
                                    model: ManagedObjectModel) -> Bool {
