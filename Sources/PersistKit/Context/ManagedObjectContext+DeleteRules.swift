@@ -59,8 +59,10 @@ extension ManagedObjectContext {
             }
         }
         for object in inserted + updated where !object.entity.relationships.isEmpty {
-            for (index, problem) in (object.related?.problems ?? [:]).sorted(by: { $0.key < $1.key }) {
-                problems.append((object, object.entity.relationships[index].name, problem))
+            if let recorded = object.related?.problems, !recorded.isEmpty {
+                for (index, problem) in recorded.sorted(by: { $0.key < $1.key }) {
+                    problems.append((object, object.entity.relationships[index].name, problem))
+                }
             }
             for relationship in object.entity.relationships where relationship.minimumCount != nil || relationship.maximumCount != nil {
                 let count = relatedObjects(of: object, relationship).count

@@ -14,13 +14,11 @@ extension ManagedObjectContext {
         return contents.generation == graphGeneration ? contents : nil
     }
 
-    /// After `child`'s to-one `relationship` moved from `old` to `new` (at `position`, for an
-    /// ordered inverse): both inverse lists, when loaded and current, take the change in place.
-    func moveChild(_ child: ManagedObject, _ relationship: RelationshipDescription, from old: ManagedObject?,
+    /// After `child`'s to-one moved from `old` to `new` (at `position`, for an ordered
+    /// `inverse`): both inverse lists, when loaded and current, take the change in place.
+    func moveChild(_ child: ManagedObject, inverse: RelationshipDescription, from old: ManagedObject?,
                    to new: ManagedObject?, position: SQLValue) {
-        guard let inverseName = relationship.inverseName, let destination = destination(of: relationship),
-              let inverse = destination.relationship(named: inverseName),
-              case .inverseForeignKey(_, _, let positionSlot) = inverse.storage else { return }
+        guard case .inverseForeignKey(_, _, let positionSlot) = inverse.storage else { return }
         let member = reference(to: child)
         if let old, let contents = currentList(of: old, relationship: inverse.index) { removeMember(member, from: contents) }
         guard let new, let contents = currentList(of: new, relationship: inverse.index) else { return }

@@ -16,11 +16,16 @@ extension ManagedObjectContext {
                                                      slot: inverse.destination.columns.count + inverse.index)
             if partners.insert(partner).inserted { result.append(partner) }
         }
+        // Objects come in runs of one entity: its inverses are looked up once per run.
+        var last: (entity: EntityDescription, inverses: [ToManyInverse])?
         for (objects, isUpdate) in [(pending.inserts, false), (pending.updates, true), (pending.deletes, false)] {
             for object in objects where !object.entity.foreignKeySlots.isEmpty {
-                let known = inverses[ObjectIdentifier(object.entity)] ?? toManyInverses(of: object.entity)
-                inverses[ObjectIdentifier(object.entity)] = known
-                for inverse in known {
+                if last?.entity !== object.entity {
+                    let found = inverses[ObjectIdentifier(object.entity)] ?? toManyInverses(of: object.entity)
+                    inverses[ObjectIdentifier(object.entity)] = found
+                    last = (object.entity, found)
+                }
+                for inverse in last?.inverses ?? [] {
                     let old = object.committedStorage?[inverse.slot], new = object.storage[inverse.slot]
                     if isUpdate, let old, SQLValue.identical(old, new) { continue }
                     if object.deletedFlag { note(old ?? new, inverse); continue }

@@ -14,8 +14,12 @@ extension ManagedObjectContext {
         }
         if object.related?.problems[index] != nil { object.related?.problems[index] = nil }
         var unique: [ManagedObject] = []
-        var seen = Set<ObjectIdentifier>()
-        for target in objects where seen.insert(ObjectIdentifier(target)).inserted { unique.append(target) }
+        if objects.count > 1 {
+            var seen = Set<ObjectIdentifier>()
+            for target in objects where seen.insert(ObjectIdentifier(target)).inserted { unique.append(target) }
+        } else {
+            unique = objects
+        }
         switch relationship.storage {
         case .unresolved:
             return
@@ -30,25 +34,55 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Sets a to-one of `object` to `target` (`task.project = home`): as `setRelationship`
+    /// with at most one object, without making an array of it.
+    func setToOneRelationship(of object: ManagedObject, relationship index: Int, to target: ManagedObject?) {
+        let relationships = object.entity.relationships
+        guard index < relationships.count, case .foreignKey = relationships[index].storage else {
+            return setRelationship(of: object, relationship: index, to: target.map { [$0] } ?? [])
+        }
+        if let problem = sourceProblem(object, relationships[index], count: target == nil ? 0 : 1)
+            ?? target.flatMap({ targetProblem(object, relationships[index], $0) }) {
+            recordProblem(problem, of: object, relationship: index)
+            return
+        }
+        if object.related?.problems[index] != nil { object.related?.problems[index] = nil }
+        setToOne(object, relationships[index], target)
+    }
+
     func assignmentProblem(_ object: ManagedObject, _ relationship: RelationshipDescription,
                                    _ objects: [ManagedObject]) -> String? {
-        let what = "\(object.entity.name).\(relationship.name)"
-        if case .unresolved = relationship.storage {
-            return "\(what) is not a relationship of this context's model"
-        }
-        if object.deletedFlag { return "\(what) was set on a deleted object" }
-        if relationship.kind == .toOne && objects.count > 1 { return "\(what) is a to-one: it cannot hold \(objects.count) objects" }
+        if let problem = sourceProblem(object, relationship, count: objects.count) { return problem }
         for target in objects {
-            if target.managedObjectContext !== self {
-                return "\(what) was set to \(target.entity.name) \(target.objectID), which belongs to "
-                    + (target.managedObjectContext == nil ? "no context" : "another context")
-            }
-            if target.deletedFlag { return "\(what) was set to a deleted \(target.entity.name) (\(target.objectID))" }
-            if target.entity.name != relationship.destinationEntityName {
-                return "\(what) holds \(relationship.destinationEntityName) objects, not \(target.entity.name)"
-            }
+            if let problem = targetProblem(object, relationship, target) { return problem }
         }
         return nil
+    }
+
+    /// Why `object`'s `relationship` cannot hold `count` objects, if it cannot.
+    private func sourceProblem(_ object: ManagedObject, _ relationship: RelationshipDescription, count: Int) -> String? {
+        if case .unresolved = relationship.storage {
+            return "\(object.entity.name).\(relationship.name) is not a relationship of this context's model"
+        }
+        if object.deletedFlag { return "\(object.entity.name).\(relationship.name) was set on a deleted object" }
+        if relationship.kind == .toOne && count > 1 {
+            return "\(object.entity.name).\(relationship.name) is a to-one: it cannot hold \(count) objects"
+        }
+        return nil
+    }
+
+    /// Why `object`'s `relationship` cannot hold `target`, if it cannot.
+    private func targetProblem(_ object: ManagedObject, _ relationship: RelationshipDescription, _ target: ManagedObject) -> String? {
+        // The message is made only for a problem: the checks run once per link.
+        guard target.managedObjectContext !== self || target.deletedFlag
+                || target.entity.name != relationship.destinationEntityName else { return nil }
+        let what = "\(object.entity.name).\(relationship.name)"
+        if target.managedObjectContext !== self {
+            return "\(what) was set to \(target.entity.name) \(target.objectID), which belongs to "
+                + (target.managedObjectContext == nil ? "no context" : "another context")
+        }
+        if target.deletedFlag { return "\(what) was set to a deleted \(target.entity.name) (\(target.objectID))" }
+        return "\(what) holds \(relationship.destinationEntityName) objects, not \(target.entity.name)"
     }
 
     func recordProblem(_ problem: String, of object: ManagedObject, relationship index: Int) {
@@ -75,9 +109,9 @@ extension ManagedObjectContext {
 
     /// Tells observers of the objects whose derived side changed: `target`'s inverse of `relationship`.
     func noteInverseChange(_ target: ManagedObject?, _ relationship: RelationshipDescription) {
-        guard let target, let inverseName = relationship.inverseName,
-              let inverse = target.entity.relationship(named: inverseName), inverse.kind.isToMany else { return }
-        noteToManyChange(target, relationship: inverse.index)
+        guard let target, let inverse = relationship.inverseIndex, inverse < target.entity.relationships.count,
+              target.entity.relationships[inverse].kind.isToMany else { return }
+        noteToManyChange(target, relationship: inverse)
     }
 
     /// Tells observers of the objects an unsaved insert was linked with, when a rollback
@@ -114,11 +148,12 @@ extension ManagedObjectContext {
         guard case .foreignKey(let slot, let positionSlot) = relationship.storage else { return }
         let newValue: SQLValue = target.map { .integer(reference(to: $0)) } ?? .null
         guard !SQLValue.identical(object.storage[slot], newValue) else { return }
+        let destination = destination(of: relationship)
+        let inverse = destination.flatMap(relationship.inverse(in:))
         // The old partner even when it is deleted: a one-to-one's other side must let go too.
-        let old = storedToOneObject(of: object, slot: slot, relationship)
+        let old = storedToOneObject(of: object, slot: slot, in: destination)
         var position: SQLValue = .null
-        if let positionSlot, let target, let inverseName = relationship.inverseName,
-           let inverse = target.entity.relationship(named: inverseName) {
+        if let positionSlot, let target, let inverse {
             // Appended at the end of the target's ordered list.
             position = .integer(appendPosition(in: toManyContents(of: target, relationship: inverse.index),
                                                children: object.entity, positionSlot: positionSlot))
@@ -131,19 +166,21 @@ extension ManagedObjectContext {
         } else {
             object.related?.toOne[relationship.index] = nil
         }
+        guard let inverse else { return }
         // The inverse lists it leaves and joins change in place; no other list depends on this key.
-        moveChild(object, relationship, from: old, to: target, position: position)
-        if let inverseName = relationship.inverseName, let destination = destination(of: relationship),
-           let inverse = destination.relationship(named: inverseName), case .foreignKey(let inverseSlot, _) = inverse.storage {
+        moveChild(object, inverse: inverse, from: old, to: target, position: position)
+        if case .foreignKey(let inverseSlot, _) = inverse.storage {
             keepOneToOne(object, old: old, target: target, inverseSlot: inverseSlot, relationship: relationship, inverse: inverse)
         }
-        noteInverseChange(old, relationship)
-        noteInverseChange(target, relationship)
+        if inverse.kind.isToMany {
+            if let old { noteToManyChange(old, relationship: inverse.index) }
+            if let target { noteToManyChange(target, relationship: inverse.index) }
+        }
     }
 
-    private func storedToOneObject(of object: ManagedObject, slot: Int, _ relationship: RelationshipDescription) -> ManagedObject? {
-        guard case .integer(let reference) = object.storage[slot], let entity = destination(of: relationship) else { return nil }
-        return resolve(reference, in: entity)
+    private func storedToOneObject(of object: ManagedObject, slot: Int, in destination: EntityDescription?) -> ManagedObject? {
+        guard case .integer(let reference) = object.storage[slot], let destination else { return nil }
+        return resolve(reference, in: destination)
     }
 
     /// A one-to-one's other side: the old partner lets go, the new partner's old partner too.

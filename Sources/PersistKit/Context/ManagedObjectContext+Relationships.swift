@@ -14,7 +14,12 @@ extension ManagedObjectContext {
 
     /// The destination entity of a relationship in this context's model.
     func destination(of relationship: RelationshipDescription) -> EntityDescription? {
-        model.entity(named: relationship.destinationEntityName)
+        // Asked once per link changed: comparing a few entities' names (the same string, in
+        // one model, compares at once) costs less than hashing the name for the model's table.
+        let entities = model.entities
+        guard entities.count <= 8 else { return model.entity(named: relationship.destinationEntityName) }
+        let name = relationship.destinationEntityName
+        return entities.first { $0.name == name }
     }
 
     /// This context's object for a reference: an unsaved insert, a registered object, or one

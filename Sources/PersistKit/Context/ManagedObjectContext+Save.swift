@@ -251,6 +251,7 @@ extension ManagedObjectContext {
         }
         var permanentKeys: [Int64: Int64] = [:]
         if model.hasRelationships {
+            permanentKeys.reserveCapacity(written.count)
             for (object, key) in zip(written, insertedKeys) { permanentKeys[object.objectID.key] = key }
             for (object, winner) in upserts?.merged ?? [] { permanentKeys[object.objectID.key] = permanentKeys[winner.objectID.key] }
             insertedByTemporaryKey.removeAll()
@@ -318,14 +319,15 @@ extension ManagedObjectContext {
         for slot in object.entity.foreignKeySlots {
             guard case .integer(let reference) = object.storage[slot], reference < 0 else { continue }
             // No key: an unsaved object deleted before the save, written as NULL.
-            object.storage[slot] = permanentKeys[-reference].map(SQLValue.integer) ?? .null
-            if permanentKeys[-reference] == nil, case .foreignKey(let index) = object.entity.columns[slot].role,
+            let key = permanentKeys[-reference]
+            object.storage[slot] = key.map(SQLValue.integer) ?? .null
+            if key == nil, case .foreignKey(let index) = object.entity.columns[slot].role,
                case .foreignKey(_, let positionSlot?) = object.entity.relationships[index].storage {
                 object.storage[positionSlot] = .null
             }
         }
         guard let related = object.related else { return }
-        related.problems.removeAll()
+        if !related.problems.isEmpty { related.problems.removeAll() }
         for contents in related.toMany.values {
             contents.references = contents.references.compactMap { $0 < 0 ? permanentKeys[-$0] : $0 }
             if deduplicating {

@@ -7,49 +7,78 @@
 /// ```
 public struct RelationshipDescription: Sendable, Hashable {
     /// The relationship's name (for a to-one, also its foreign-key column's name).
-    public let name: String
+    public var name: String { fields.values.name }
     /// The name of the entity it points at.
-    public let destinationEntityName: String
+    public var destinationEntityName: String { fields.values.destinationEntityName }
     /// One object, a set or an ordered list.
-    public let kind: RelationshipKind
+    public var kind: RelationshipKind { fields.values.kind }
     /// The name of the destination's relationship that points back, if there is one.
-    public let inverseName: String?
+    public var inverseName: String? { fields.values.inverseName }
     /// What deleting the source object does to the related objects.
-    public let deleteRule: DeleteRule
+    public var deleteRule: DeleteRule { fields.values.deleteRule }
     /// The fewest objects allowed at save (a to-one with 1 is required), if declared.
-    public let minimumCount: Int?
+    public var minimumCount: Int? { fields.values.minimumCount }
     /// The most objects allowed at save, if declared.
-    public let maximumCount: Int?
+    public var maximumCount: Int? { fields.values.maximumCount }
     /// The relationship's index among its entity's relationships.
-    public let index: Int
+    public var index: Int { fields.values.index }
     /// The relationship's name in the previous model version, when this version renamed it
     /// (`@Relationship(originalName:)`); a migration keeps its links.
-    public let originalName: String?
+    public var originalName: String? { fields.values.originalName }
     /// How it is stored (computed by the model from both sides).
-    let storage: RelationshipStorage
+    var storage: RelationshipStorage { fields.values.storage }
+    /// The inverse's index among the destination's relationships, once the model resolved it:
+    /// changing a link finds the other side without looking it up by name.
+    var inverseIndex: Int? { fields.values.inverseIndex }
+
+    /// The values, shared by every copy: a description is copied on each link changed, and
+    /// copying its strings one by one cost more than the change itself.
+    private let fields: Fields
 
     init(name: String, destinationEntityName: String, kind: RelationshipKind, inverseName: String?,
          deleteRule: DeleteRule, minimumCount: Int?, maximumCount: Int?, index: Int,
-         storage: RelationshipStorage = .unresolved, originalName: String? = nil) {
-        self.name = name
-        self.destinationEntityName = destinationEntityName
-        self.kind = kind
-        self.inverseName = inverseName
-        self.deleteRule = deleteRule
-        self.minimumCount = minimumCount
-        self.maximumCount = maximumCount
-        self.index = index
-        self.storage = storage
-        self.originalName = originalName
+         storage: RelationshipStorage = .unresolved, originalName: String? = nil, inverseIndex: Int? = nil) {
+        fields = Fields(Values(name: name, destinationEntityName: destinationEntityName, kind: kind, inverseName: inverseName,
+                               deleteRule: deleteRule, minimumCount: minimumCount, maximumCount: maximumCount, index: index,
+                               originalName: originalName, storage: storage, inverseIndex: inverseIndex))
+    }
+
+    /// Two descriptions are equal when all their values are.
+    public static func == (lhs: RelationshipDescription, rhs: RelationshipDescription) -> Bool {
+        lhs.fields === rhs.fields || lhs.fields.values == rhs.fields.values
+    }
+
+    /// Hashes all the values.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields.values)
+    }
+
+    private final class Fields: Sendable {
+        let values: Values
+        init(_ values: Values) { self.values = values }
+    }
+
+    private struct Values: Hashable, Sendable {
+        let name: String
+        let destinationEntityName: String
+        let kind: RelationshipKind
+        let inverseName: String?
+        let deleteRule: DeleteRule
+        let minimumCount: Int?
+        let maximumCount: Int?
+        let index: Int
+        let originalName: String?
+        let storage: RelationshipStorage
+        let inverseIndex: Int?
     }
 
     /// Whether a to-one must hold an object at save.
     public var isRequired: Bool { kind == .toOne && (minimumCount ?? 0) > 0 }
 
-    func resolved(_ storage: RelationshipStorage) -> RelationshipDescription {
-        RelationshipDescription(name: name, destinationEntityName: destinationEntityName, kind: kind, inverseName: inverseName,
-                                deleteRule: deleteRule, minimumCount: minimumCount, maximumCount: maximumCount,
-                                index: index, storage: storage, originalName: originalName)
+    /// The inverse in `destination` (the entity this relationship points at in the same model).
+    func inverse(in destination: EntityDescription) -> RelationshipDescription? {
+        guard let inverseIndex, inverseIndex < destination.relationships.count else { return nil }
+        return destination.relationships[inverseIndex]
     }
 }
 

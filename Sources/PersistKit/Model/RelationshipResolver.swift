@@ -157,7 +157,8 @@ enum RelationshipResolver {
         return RelationshipDescription(name: declaration.name, destinationEntityName: declaration.destinationName,
                                        kind: declaration.kind, inverseName: inverseName, deleteRule: declaration.deleteRule,
                                        minimumCount: declaration.minimumCount, maximumCount: declaration.maximumCount,
-                                       index: index, storage: storage, originalName: declaration.originalName)
+                                       index: index, storage: storage, originalName: declaration.originalName,
+                                       inverseIndex: inverseIndex)
     }
 
     /// The slot of the `index`th relationship's foreign key: after the attributes, in the order

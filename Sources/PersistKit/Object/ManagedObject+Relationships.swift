@@ -31,6 +31,12 @@ extension ManagedObject {
         }
     }
 
+    /// Sets a to-one to `target` (or nil), as `setRelatedObjects` with at most one object.
+    final func setRelatedObject(_ target: ManagedObject?, at index: Int) {
+        guard let context = managedObjectContext else { return setRelatedObjects(target.map { [$0] } ?? [], at: index) }
+        context.setToOneRelationship(of: self, relationship: index, to: target)
+    }
+
     /// Sets a relationship (at most one object for a to-one); the context keeps the inverse.
     /// An assignment the context refuses leaves the graph unchanged and fails the next save.
     @usableFromInline

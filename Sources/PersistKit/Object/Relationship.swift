@@ -102,7 +102,7 @@ public struct Relationship<Value: RelationshipValue> {
             let index = object.entity.relationshipIndex(for: storageKeyPath)
             guard index >= 0, !object.isProbe else { return }
             if Value.relationshipKind == .toOne {
-                object.setRelatedObjects(newValue.relatedObjects, at: index)
+                object.setRelatedObject(newValue.toOneObject, at: index)
             } else {
                 object.setRelatedValue(newValue, at: index)
             }

@@ -12,9 +12,14 @@ public protocol RelationshipValue {
     var relatedObjects: [ManagedObject] { get }
     /// The value holding at most one object (what a to-one reads, without making an array).
     static func relationshipValue(toOne object: ManagedObject?) -> Self
+    /// The object a to-one value holds (what a to-one assignment sets, without making an array).
+    var toOneObject: ManagedObject? { get }
 }
 
 extension RelationshipValue {
+    /// The first of the value's objects, if any.
+    public var toOneObject: ManagedObject? { relatedObjects.first }
+
     /// The value holding `object`, if any.
     public static func relationshipValue(toOne object: ManagedObject?) -> Self {
         relationshipValue(object.map { [$0] } ?? [])
@@ -32,6 +37,8 @@ extension Optional: RelationshipValue where Wrapped: ManagedObject {
     public static func relationshipValue(toOne object: ManagedObject?) -> Self { object as? Wrapped }
     /// The object, if any.
     public var relatedObjects: [ManagedObject] { self.map { [$0] } ?? [] }
+    /// The object, if any.
+    public var toOneObject: ManagedObject? { self }
 }
 
 extension Set: RelationshipValue where Element: ManagedObject {

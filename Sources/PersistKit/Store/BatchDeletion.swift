@@ -9,21 +9,33 @@ enum BatchDeletion {
             && model.entities.allSatisfy { other in other.relationships.allSatisfy { $0.destinationEntityName != entity.name } }
     }
 
-    /// The rows to delete, by entity name: the requested ones and every row they cascade to.
-    static func closure(of entity: EntityDescription, keys: [Int64], model: ManagedObjectModel,
-                        _ connection: SQLiteConnection) throws -> [String: Set<Int64>] {
-        var doomed: [String: Set<Int64>] = [entity.name: Set(keys)]
+    /// The rows to delete, by entity name: the requested ones and every row they cascade to;
+    /// and each entity's rows in the order they were found: requested keys come sorted and a
+    /// cascade reads its rows by key runs, so sorting that list costs little, where sorting a
+    /// set's rows costs a full sort.
+    static func closureInOrder(of entity: EntityDescription, keys: [Int64], model: ManagedObjectModel,
+                               _ connection: SQLiteConnection) throws -> (doomed: [String: Set<Int64>], found: [String: [Int64]]) {
+        let requested = Set(keys)
+        var doomed: [String: Set<Int64>] = [entity.name: requested]
+        var found: [String: [Int64]] = [entity.name: requested.count == keys.count ? keys : Array(requested)]
         var work: [(EntityDescription, [Int64])] = [(entity, keys)]
         while let (current, rows) = work.popLast() {
             for relationship in current.relationships where relationship.deleteRule == .cascade {
                 guard let destination = model.entity(named: relationship.destinationEntityName) else { continue }
-                let targets = try links(of: relationship, from: current, rows: rows, model: model, connection).map(\.target)
+                // The destination's set is taken out while it grows: one lookup, not one per row.
+                var held = doomed.removeValue(forKey: destination.name) ?? []
                 var fresh: [Int64] = []
-                for target in targets where doomed[destination.name, default: []].insert(target).inserted { fresh.append(target) }
-                if !fresh.isEmpty { work.append((destination, fresh)) }
+                try forEachLink(of: relationship, from: current, rows: rows, model: model, connection) { _, target in
+                    if held.insert(target).inserted { fresh.append(target) }
+                }
+                doomed[destination.name] = held
+                if !fresh.isEmpty {
+                    found[destination.name, default: []].append(contentsOf: fresh)
+                    work.append((destination, fresh))
+                }
             }
         }
-        return doomed
+        return (doomed, found)
     }
 
     /// Refuses the deletion when a `.deny` relationship of a row to delete holds a row that stays.
@@ -74,7 +86,7 @@ enum BatchDeletion {
     }
 
     /// Whether every row of `entity` whose foreign key in `slot` refers to a row to delete is
-    /// deleted too: the destination cascades through that very key (``closure(of:keys:model:_:)``
+    /// deleted too: the destination cascades through that very key (``closureInOrder(of:keys:model:_:)``
     /// followed it from every row it deletes), so there is nothing left to nullify.
     private static func isCascaded(_ slot: Int, of entity: EntityDescription, to destinationName: String,
                                    model: ManagedObjectModel) -> Bool {
@@ -131,18 +143,28 @@ enum BatchDeletion {
     /// The links a relationship holds from `rows` of `entity`: (source row, destination row).
     static func links(of relationship: RelationshipDescription, from entity: EntityDescription, rows: [Int64],
                       model: ManagedObjectModel, _ connection: SQLiteConnection) throws -> [(source: Int64, target: Int64)] {
-        guard !rows.isEmpty else { return [] }
+        var result: [(source: Int64, target: Int64)] = []
+        try forEachLink(of: relationship, from: entity, rows: rows, model: model, connection) { result.append(($0, $1)) }
+        return result
+    }
+
+    /// Calls `body` with each link a relationship holds from `rows` of `entity` (source row,
+    /// destination row), as read: a cascade over many rows makes no array of them.
+    static func forEachLink(of relationship: RelationshipDescription, from entity: EntityDescription, rows: [Int64],
+                            model: ManagedObjectModel, _ connection: SQLiteConnection,
+                            _ body: (_ source: Int64, _ target: Int64) -> Void) throws {
+        guard !rows.isEmpty else { return }
         let primaryKey = SQLName.quote(SchemaSQL.primaryKey)
         let sql: String
         switch relationship.storage {
         case .unresolved:
-            return []
+            return
         case .foreignKey(let slot, _):
             let column = SQLName.quote(entity.columns[slot].name)
             sql = "SELECT \(primaryKey), \(column) FROM \(SQLName.quote(entity.name)) WHERE \(primaryKey) IN (SELECT value FROM json_each(?)) "
                 + "AND \(column) IS NOT NULL"
         case .inverseForeignKey(_, let slot, _):
-            guard let destination = model.entity(named: relationship.destinationEntityName) else { return [] }
+            guard let destination = model.entity(named: relationship.destinationEntityName) else { return }
             let column = SQLName.quote(destination.columns[slot].name)
             sql = "SELECT \(column), \(primaryKey) FROM \(SQLName.quote(destination.name)) WHERE \(column) IN (SELECT value FROM json_each(?))"
         case .joinTable(let table, let isOwner):
@@ -152,8 +174,6 @@ enum BatchDeletion {
         }
         let statement = try connection.prepare(sql)
         try statement.bind([SQLiteStore.jsonArray(rows)])
-        var result: [(Int64, Int64)] = []
-        while try statement.step() { result.append((statement.int64(at: 0), statement.int64(at: 1))) }
-        return result
+        while try statement.step() { body(statement.int64(at: 0), statement.int64(at: 1)) }
     }
 }

@@ -163,12 +163,12 @@ extension SQLiteStore {
             }
             var keys = try Self.matchingKeys(query, connection)
             if let requested { keys = keys.filter(requested.contains) }
-            let doomed = try BatchDeletion.closure(of: query.entity, keys: keys, model: model, connection)
+            let (doomed, found) = try BatchDeletion.closureInOrder(of: query.entity, keys: keys, model: model, connection)
             try BatchDeletion.checkDenials(doomed, model: model, connection, storeIdentifier: identifier)
             try BatchDeletion.unlinkPartners(doomed, model: model, connection, into: &changes)
             try BatchDeletion.nullify(doomed, model: model, connection, into: &changes)
             for name in BatchDeletion.deletionOrder(Array(doomed.keys), model: model) {
-                guard let doomedEntity = model.entity(named: name), let rows = doomed[name], !rows.isEmpty else { continue }
+                guard let doomedEntity = model.entity(named: name), let rows = found[name], !rows.isEmpty else { continue }
                 let sorted = rows.sorted()
                 try Self.deleteRows(sorted, of: name, connection)
                 changes.delete(sorted, of: doomedEntity)
