@@ -161,4 +161,29 @@ final class BatchedFetchTests: XCTestCase {
         XCTAssertEqual(batched[14].objectID, weakID)
         XCTAssertEqual(batched[14].title, "t14")
     }
+
+    /// The oldest batch is let go while the next one is read (an object per row made): the
+    /// objects of it held elsewhere stay the context's instances, the others go, both when the
+    /// keys ascend (read as a range) and when they do not (read by key).
+    func testBatchLetGoDuringTheNextReadKeepsHeldObjects() throws {
+        let directory = TemporaryDirectory()
+        let context = try makeGraphContainer(directory).newContext()
+        try context.execute(BatchInsertRequest<GTask>(objects: (0..<100).map { ["title": "t\(String(format: "%03d", $0))"] }))
+        for sorts in [[], [FetchSortDescriptor<GTask>(\.title, order: .reverse)]] {
+            context.reset()
+            var request = FetchRequest<GTask>(sortBy: sorts)
+            request.fetchBatchSize = 10
+            let batched = try context.fetchBatched(request)
+            let held = stride(from: 0, to: 10, by: 2).map { batched[$0] }
+            weak let dropped = batched[1]
+            let titles = batched.map(\.title)
+            XCTAssertEqual(titles, try context.fetch(request).map(\.title))
+            XCTAssertNil(dropped, "not held: let go with its batch")
+            for object in held {
+                XCTAssertTrue(try context.existingObject(with: object.objectID) === object)
+            }
+            XCTAssertEqual(held.map(\.title), stride(from: 0, to: 10, by: 2).map { titles[$0] })
+            XCTAssertEqual(context.registeredObjects.count, 20 + held.count, "the last two batches and the objects held")
+        }
+    }
 }

@@ -56,7 +56,14 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
     fileprivate func objects(inBatch batch: Int) -> [ManagedObject] {
         for cached in recent where cached.batch == batch { return cached.objects }
         let range = (batch * batchSize)..<Swift.min(keys.count, (batch + 1) * batchSize)
-        var made = context.objects(readPlan, keys: pending.isEmpty ? Array(keys[range]) : keys[range].filter { $0 > 0 })
+        // The oldest batch goes now rather than after this one is read: the read lets go of one
+        // of its objects per row it makes, so the allocator reuses each freed object's memory
+        // for the next (freeing 500 at once overflows its per-size caches, and every
+        // allocation of the next batch then takes its slow path).
+        var leaving = recent.count >= 2 ? recent.removeFirst().objects : []
+        var made = context.objects(readPlan, keys: pending.isEmpty ? Array(keys[range]) : keys[range].filter { $0 > 0 },
+                                   lettingGo: &leaving)
+        if !leaving.isEmpty { context.letGo(leaving, of: entity) }
         if made.count < range.count {
             // Pending objects keep their places among the saved ones.
             var saved = made.makeIterator()
@@ -64,7 +71,6 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
         }
         if !prefetching.isEmpty { try? context.prefetch(prefetching, for: made.filter { !$0.deletedFlag }) }
         recent.append((batch, made))
-        if recent.count > 2 { context.letGo(recent.removeFirst().objects, of: entity) }
         return made
     }
 

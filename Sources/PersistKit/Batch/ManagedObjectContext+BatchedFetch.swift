@@ -53,8 +53,10 @@ extension ManagedObjectContext {
 
     /// The saved objects with `keys`, in that order, as ``objects(of:keys:)`` makes them, read
     /// with `plan` (made once per batched fetch) when the keys ascend.
-    func objects(_ plan: BatchReadPlan, keys: [Int64]) -> [ManagedObject] {
-        if let made = ascendingBatch(plan, keys: keys) { return made }
+    /// Objects of `leaving` (a batch no longer held) are let go as rows are made, one per row,
+    /// as ``letGo(_:of:)`` would; the caller lets go of those left.
+    func objects(_ plan: BatchReadPlan, keys: [Int64], lettingGo leaving: inout [ManagedObject]) -> [ManagedObject] {
+        if let made = ascendingBatch(plan, keys: keys, lettingGo: &leaving) { return made }
         let found = resolve(keys, in: plan.entity)
         if found.count == keys.count { return found }
         var byKey: [Int64: ManagedObject] = [:]
@@ -68,14 +70,21 @@ extension ManagedObjectContext {
     func letGo(_ batch: consuming [ManagedObject], of entity: EntityDescription) {
         var batch = batch
         guard let registry = registered[ObjectIdentifier(entity)] else { return }
-        for index in batch.indices where isKnownUniquelyReferenced(&batch[index]) {
-            // Only this very object leaves (a stand-in or an object of an earlier reset is not
-            // in the map); its `deinit` runs when `batch` goes, below.
-            let object = batch[index]
-            guard !object.tiebreakIsTemporary else { continue }
-            registry.byKey.remove(object.tiebreakKey, ifIdenticalTo: object)
-            object.leftUnregistered = true
+        for index in batch.indices {
+            // Its `deinit` runs when `batch` goes, below.
+            letGo(&batch[index], from: registry)
         }
+    }
+
+    /// Takes `object` out of the identity map if nothing but `object` holds it, so its
+    /// `deinit`, when the caller drops it, has nothing to remove.
+    @inline(__always)
+    private func letGo(_ object: inout ManagedObject, from registry: EntityObjects) {
+        // Only this very object leaves (a stand-in or an object of an earlier reset is not in
+        // the map).
+        guard isKnownUniquelyReferenced(&object), !object.tiebreakIsTemporary else { return }
+        registry.byKey.remove(object.tiebreakKey, ifIdenticalTo: object)
+        object.leftUnregistered = true
     }
 
     /// The objects with `keys` when the keys ascend (a fetch in primary-key order, the common
@@ -83,10 +92,11 @@ extension ManagedObjectContext {
     /// made as its row arrives, with no lookup table. Nil when the keys do not ascend or a row
     /// is gone (the general path makes the stand-ins).
     func ascendingBatch(of entity: EntityDescription, keys: [Int64]) -> [ManagedObject]? {
-        ascendingBatch(BatchReadPlan(entity: entity), keys: keys)
+        var leaving: [ManagedObject] = []
+        return ascendingBatch(BatchReadPlan(entity: entity), keys: keys, lettingGo: &leaving)
     }
 
-    private func ascendingBatch(_ plan: BatchReadPlan, keys: [Int64]) -> [ManagedObject]? {
+    private func ascendingBatch(_ plan: BatchReadPlan, keys: [Int64], lettingGo leaving: inout [ManagedObject]) -> [ManagedObject]? {
         var previous = Int64.min
         for key in keys {
             guard key > previous else { return nil }
@@ -98,6 +108,7 @@ extension ManagedObjectContext {
         made.reserveCapacity(keys.count)
         do {
             try store.readAscending(plan, keys: keys[...]) { key, version, decode in
+                if var object = leaving.popLast() { letGo(&object, from: objects) }
                 made.append(try materialize(key: key, version: version, decode, entity: entity, objects: objects))
             }
         } catch {

@@ -24,7 +24,9 @@ public struct Attribute<Value: AttributeValue> {
     /// The declared initial value (the attribute's default), if any.
     @usableFromInline let initialValue: Value?
     /// The declared options (uniqueness, validation rules); read once, from the entity's probe.
-    let options: [AttributeOption<Value>]
+    /// nil for none: every object has its wrappers, and an empty array costs each a release
+    /// (a nil one does not).
+    let options: [AttributeOption<Value>]?
     /// The attribute's name in the previous model version, when this version renamed it.
     @usableFromInline let originalName: String?
 
@@ -37,7 +39,7 @@ public struct Attribute<Value: AttributeValue> {
     /// ```
     public init(wrappedValue: Value, _ options: AttributeOption<Value>...) {
         initialValue = wrappedValue
-        self.options = options
+        self.options = options.isEmpty ? nil : options
         originalName = nil
     }
 
@@ -49,7 +51,7 @@ public struct Attribute<Value: AttributeValue> {
     /// ```
     public init(wrappedValue: Value, originalName: String, _ options: AttributeOption<Value>...) {
         initialValue = wrappedValue
-        self.options = options
+        self.options = options.isEmpty ? nil : options
         self.originalName = originalName
     }
 
@@ -64,7 +66,7 @@ public struct Attribute<Value: AttributeValue> {
     /// ```
     public init() {
         initialValue = nil
-        options = []
+        options = nil
         originalName = nil
     }
 
@@ -75,7 +77,7 @@ public struct Attribute<Value: AttributeValue> {
     /// ```
     public init(_ options: AttributeOption<Value>...) {
         initialValue = nil
-        self.options = options
+        self.options = options.isEmpty ? nil : options
         originalName = nil
     }
 
@@ -87,7 +89,7 @@ public struct Attribute<Value: AttributeValue> {
     /// ```
     public init(originalName: String, _ options: AttributeOption<Value>...) {
         initialValue = nil
-        self.options = options
+        self.options = options.isEmpty ? nil : options
         self.originalName = originalName
     }
 
@@ -169,6 +171,6 @@ extension Attribute: AttributeWrapper {
     @usableFromInline static var valueType: any AttributeValue.Type { Value.self }
     @usableFromInline var hasInitialValue: Bool { initialValue != nil }
     @usableFromInline static var slotFieldOffset: Int? { MemoryLayout<Self>.offset(of: \Self.slot) }
-    @usableFromInline var optionKinds: [AttributeOptionKind] { options.map(\.kind) }
+    @usableFromInline var optionKinds: [AttributeOptionKind] { options?.map(\.kind) ?? [] }
     @usableFromInline func initialStoredValue() throws -> SQLValue { try initialValue?.makeStoredValue() ?? .null }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// Reads an entity's rows into objects: the column plan is computed once per entity, each row
 /// is read with typed column calls straight into the object's storage.
@@ -52,20 +53,28 @@ struct RowReader {
     private func readValue(_ statement: SQLiteStatement, slot: Int, key: Int64) -> Result<SQLValue, PersistError> {
         do {
             let column = Int32(slot + 2)
-            let actual = statement.columnType(at: column)
+            // The column's value object, read with sqlite3_value_*: each sqlite3_column_* call
+            // enters the connection's mutex and checks for a failed allocation, and a value
+            // took two or three of them. The value is "unprotected" (no mutex held while it is
+            // read), which is safe here: a statement is used by one thread at a time, that of
+            // the reader or writer it belongs to.
+            guard let cell = sqlite3_column_value(statement.handle, column) else {
+                throw mismatch(slot: slot, found: statement.value(at: column), key: key)
+            }
+            let actual = sqlite3_value_type(cell)
             let expected = columnTypes[slot]
             let value: SQLValue
             if actual == expected {
                 switch expected {
-                case SQLITE_INTEGER: value = .integer(statement.int64(at: column))
-                case SQLITE_FLOAT: value = .real(statement.double(at: column))
-                case SQLITE_TEXT: value = .text(statement.string(at: column))
-                default: value = .blob(statement.data(at: column))
+                case SQLITE_INTEGER: value = .integer(sqlite3_value_int64(cell))
+                case SQLITE_FLOAT: value = .real(sqlite3_value_double(cell))
+                case SQLITE_TEXT: value = .text(Self.text(of: cell))
+                default: value = .blob(Self.data(of: cell))
                 }
             } else if actual == SQLITE_NULL && optional[slot] {
                 value = .null
             } else if actual == SQLITE_INTEGER && expected == SQLITE_FLOAT {
-                value = .real(Double(statement.int64(at: column)))
+                value = .real(Double(sqlite3_value_int64(cell)))
             } else {
                 throw mismatch(slot: slot, found: statement.value(at: column), key: key)
             }
@@ -79,6 +88,21 @@ struct RowReader {
         } catch {
             return .failure(PersistError(.sqlite, "\(error)"))
         }
+    }
+
+    /// A TEXT value's string (the text first, then its length, as SQLite asks).
+    @inline(__always)
+    private static func text(of cell: OpaquePointer) -> String {
+        guard let text = sqlite3_value_text(cell) else { return "" }
+        let count = Int(sqlite3_value_bytes(cell))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// A BLOB value's bytes.
+    @inline(__always)
+    private static func data(of cell: OpaquePointer) -> Data {
+        guard let bytes = sqlite3_value_blob(cell) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_value_bytes(cell)))
     }
 
     private func mismatch(slot: Int, found: SQLValue, key: Int64) -> PersistError {
