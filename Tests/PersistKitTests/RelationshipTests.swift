@@ -65,19 +65,25 @@ final class RelationshipTests: XCTestCase {
         XCTAssertTrue(plan.steps.allSatisfy { $0.plan === plan })
     }
 
+    /// A saved plan "Trip" with steps a, b, c, d in order.
+    private func savedTrip(in context: ManagedObjectContext) throws -> GPlan {
+        let plan = GPlan(context: context)
+        plan.title = "Trip"
+        plan.steps = ["a", "b", "c", "d"].map { text in
+            let step = GStep(context: context)
+            step.text = text
+            return step
+        }
+        try context.save()
+        return plan
+    }
+
     func testOrderedRelationshipKeepsAReorder() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("graph.sqlite")
         do {
             let context = try makeGraphContainer(directory, url: url).newContext()
-            let plan = GPlan(context: context)
-            plan.title = "Trip"
-            plan.steps = ["a", "b", "c", "d"].map { text in
-                let step = GStep(context: context)
-                step.text = text
-                return step
-            }
-            try context.save()
+            let plan = try savedTrip(in: context)
             plan.steps = [plan.steps[3], plan.steps[1], plan.steps[0]]
             XCTAssertEqual(plan.steps.map(\.text), ["d", "b", "a"])
             try context.save()
@@ -96,14 +102,7 @@ final class RelationshipTests: XCTestCase {
         let url = directory.file("graph.sqlite")
         do {
             let context = try makeGraphContainer(directory, url: url).newContext()
-            let plan = GPlan(context: context)
-            plan.title = "Trip"
-            plan.steps = ["a", "b", "c", "d"].map { text in
-                let step = GStep(context: context)
-                step.text = text
-                return step
-            }
-            try context.save()
+            let plan = try savedTrip(in: context)
             let b = plan.steps[1]
             b.plan = nil
             try context.save()
