@@ -84,6 +84,13 @@ final class ClearedReferenceTests: XCTestCase {
         XCTAssertEqual(names(there), [""])
         XCTAssertEqual(there.mirror, there.current)
         let fresh = try container.newContext().fetch(FetchRequest<NATask>(predicate: \.title == "t1"))
-        XCTAssertNil(try XCTUnwrap(fresh.first).reviewer)
+        let t1 = try XCTUnwrap(fresh.first)
+        XCTAssertNil(t1.reviewer)
+        // The history names both tasks as updated: t1 under the one-way relationship, t2
+        // (in q, whose tasks are `.noAction`) under its project.
+        let last = try XCTUnwrap(container.history(after: nil).last)
+        let updates = Dictionary(uniqueKeysWithValues: last.changes.filter { $0.kind == .update }.map { ($0.objectID.key, $0.changedKeys) })
+        let t2 = try XCTUnwrap(container.newContext().fetch(FetchRequest<NATask>(predicate: \.title == "t2")).first)
+        XCTAssertEqual(updates, [t1.objectID.key: ["reviewer"], t2.objectID.key: ["project"]])
     }
 }

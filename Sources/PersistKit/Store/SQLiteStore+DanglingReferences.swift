@@ -54,22 +54,27 @@ extension SQLiteStore {
         guard !references.isEmpty else { return [:] }
         var deleted: [String: Set<Int64>] = [:]
         for (entity, keys) in change.deleted { deleted[entity] = Set(keys) }
-        var cleared: [ObjectIdentifier: (entity: EntityDescription, slots: Set<Int>, keys: Set<Int64>)] = [:]
+        // Each row's cleared slots: a row may lose several references, its neighbours others.
+        var rows: [ObjectIdentifier: (entity: EntityDescription, slots: [Int64: Set<Int>])] = [:]
         // Only deletions that happened: one kept by the merge policy left its references be.
         for reference in references where deleted[reference.target.entity]?.contains(reference.target.key) == true {
-            cleared[ObjectIdentifier(reference.entity), default: (reference.entity, [], [])].slots.insert(reference.slot)
-            cleared[ObjectIdentifier(reference.entity)]?.keys.insert(reference.key)
+            rows[ObjectIdentifier(reference.entity), default: (reference.entity, [:])].slots[reference.key, default: []].insert(reference.slot)
         }
         var result: [String: [Int64]] = [:]
-        for (entity, slots, keys) in cleared.values {
-            let sorted = keys.sorted()
+        for (entity, slotsByKey) in rows.values {
+            let sorted = slotsByKey.keys.sorted()
             let version = SQLName.quote(SchemaSQL.version)
             try connection.singleInt("UPDATE \(SQLName.quote(entity.name)) SET \(version) = \(version) + 1 WHERE "
                                      + "\(SQLName.quote(SchemaSQL.primaryKey)) IN (SELECT value FROM json_each(?))", [Self.jsonArray(sorted)])
             var known = Set(change.updated[entity.name] ?? [])
             for key in sorted where known.insert(key).inserted { change.updated[entity.name, default: []].append(key) }
-            history.updated[entity.name, default: []].append(
-                StoreHistoryChanges.UpdateGroup(keyNames: StoreHistoryChanges.names(Array(slots), of: entity), objects: sorted))
+            // One history group per set of cleared slots, its keys ascending.
+            var groups: [Set<Int>: [Int64]] = [:]
+            for key in sorted { groups[slotsByKey[key] ?? [], default: []].append(key) }
+            for (slots, keys) in groups {
+                history.updated[entity.name, default: []].append(
+                    StoreHistoryChanges.UpdateGroup(keyNames: StoreHistoryChanges.names(Array(slots), of: entity), objects: keys))
+            }
             history.updated[entity.name]?.sort { ($0.objects.first ?? 0) < ($1.objects.first ?? 0) }
             result[entity.name] = sorted
         }
