@@ -14,7 +14,13 @@
 /// context does; reading one again reads its batch again. The context's unsaved changes are
 /// applied as by ``ManagedObjectContext/fetch(_:)``, and still only keys are kept for the saved
 /// rows: the collection holds the context's inserted and changed objects that match, which
-/// the context holds anyway.
+/// the context holds anyway. After the context's `reset()` the saved rows are read again into
+/// the context as they are reached; the pending objects stay as the reset left them.
+///
+/// An object of an earlier batch that nothing else holds (no strong, weak or unowned
+/// reference) may be refilled with a later row instead of being freed, when its class declares
+/// nothing but `@Attribute` and `@Relationship` properties: keep side effects out of `deinit`
+/// and `init(entity:insertInto:)`, as Core Data asks of `dealloc`.
 public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection {
     private let context: ManagedObjectContext
     private let entity: EntityDescription
@@ -27,6 +33,8 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
     /// The request's prefetching, run on each batch as it is made.
     private let prefetching: [ManagedObjectContext.PrefetchStep]
     private var recent: [(batch: Int, objects: [ManagedObject])] = []
+    /// The context's reset count when `recent` was read: a reset detaches those objects.
+    private var resetCount: Int
 
     init(context: ManagedObjectContext, entity: EntityDescription, keys: [Int64], pending: [ManagedObject], batchSize: Int,
          prefetching: [ManagedObjectContext.PrefetchStep]) {
@@ -37,6 +45,7 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
         self.keys = keys
         self.pending = pending
         self.batchSize = Swift.max(1, batchSize)
+        resetCount = context.resetCount
     }
 
     /// The first position, 0.
@@ -54,6 +63,11 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
 
     /// The objects of batch `batch` (positions `batch * batchSize` on), made if not held.
     fileprivate func objects(inBatch batch: Int) -> [ManagedObject] {
+        if resetCount != context.resetCount {
+            // The context was reset: the batches held are no longer its objects.
+            recent.removeAll()
+            resetCount = context.resetCount
+        }
         for cached in recent where cached.batch == batch { return cached.objects }
         let range = (batch * batchSize)..<Swift.min(keys.count, (batch + 1) * batchSize)
         // The oldest batch goes now rather than after this one is read: the read lets go of one
@@ -87,6 +101,8 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
         private var batch: [ManagedObject] = []
         /// The position of `batch`'s first object.
         private var batchStart = 0
+        /// The context's reset count when `batch` was read.
+        private var resetCount = 0
 
         fileprivate init(results: BatchedResults) {
             self.results = results
@@ -96,9 +112,10 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
         public mutating func next() -> Result? {
             guard position < results.keys.count else { return nil }
             defer { position += 1 }
-            if position - batchStart >= batch.count {
+            if position - batchStart >= batch.count || resetCount != results.context.resetCount {
                 let index = position / results.batchSize
                 batchStart = index * results.batchSize
+                resetCount = results.context.resetCount
                 batch = results.objects(inBatch: index)
             }
             return unsafeDowncast(batch[position - batchStart], to: Result.self)

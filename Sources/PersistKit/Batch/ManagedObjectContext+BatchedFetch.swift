@@ -77,14 +77,17 @@ extension ManagedObjectContext {
     }
 
     /// Takes `object` out of the identity map if nothing but `object` holds it, so its
-    /// `deinit`, when the caller drops it, has nothing to remove.
+    /// `deinit`, when the caller drops it, has nothing to remove. True when it was in the map
+    /// (so it is still this context's).
     @inline(__always)
-    private func letGo(_ object: inout ManagedObject, from registry: EntityObjects) {
+    @discardableResult
+    private func letGo(_ object: inout ManagedObject, from registry: EntityObjects) -> Bool {
         // Only this very object leaves (a stand-in or an object of an earlier reset is not in
         // the map).
-        guard isKnownUniquelyReferenced(&object), !object.tiebreakIsTemporary else { return }
-        registry.byKey.remove(object.tiebreakKey, ifIdenticalTo: object)
+        guard isKnownUniquelyReferenced(&object), !object.tiebreakIsTemporary else { return false }
+        let removed = registry.byKey.remove(object.tiebreakKey, ifIdenticalTo: object)
         object.leftUnregistered = true
+        return removed
     }
 
     /// The objects with `keys` when the keys ascend (a fetch in primary-key order, the common
@@ -106,14 +109,42 @@ extension ManagedObjectContext {
         let objects = entityObjects(entity)
         var made: [ManagedObject] = []
         made.reserveCapacity(keys.count)
+        // A let-go object nothing else can see, kept to be refilled with the next new row.
+        var spare: ManagedObject?
         do {
-            try store.readAscending(plan, keys: keys[...]) { key, version, decode in
-                if var object = leaving.popLast() { letGo(&object, from: objects) }
-                made.append(try materialize(key: key, version: version, decode, entity: entity, objects: objects))
+            try store.readAscending(plan, keys: keys[...]) { key, version, decode, fill in
+                // Only an object that was in the map is still this context's (not reset away).
+                if var object = leaving.popLast(), letGo(&object, from: objects), ManagedObject.canRefill(object, as: entity) {
+                    spare = object
+                }
+                if let object = objects.byKey[key] {
+                    try refreshIfNewer(object, version: version, decode)
+                    made.append(object)
+                } else if let object = spare {
+                    spare = nil
+                    try refill(object, key: key, version: version, fill, entity: entity, objects: objects)
+                    made.append(object)
+                } else {
+                    made.append(try materialize(key: key, version: version, decode, entity: entity, objects: objects))
+                }
             }
         } catch {
             return nil
         }
         return made.count == keys.count ? made : nil
+    }
+
+    /// Makes `object`, let go by a batch and seen by nothing else (see
+    /// `ManagedObject.canRefill(_:as:)`), the object of row `key`, as `makeObject` would make a
+    /// new one. If the read fails the object is left out of the identity map, to be freed.
+    @inline(__always)
+    private func refill(_ object: ManagedObject, key: Int64, version: Int64, _ fill: (inout ContiguousArray<SQLValue>) throws -> Void,
+                        entity: EntityDescription, objects: EntityObjects) throws {
+        try fill(&object.storage)
+        object.version = version
+        object.readAtMerge = mergeCount
+        object.objectID = savedObjectID(entity, key: key)
+        object.leftUnregistered = false
+        objects.byKey[key] = object
     }
 }

@@ -91,12 +91,14 @@ struct IdentityMap {
 
     /// Removes the entry for `key` if it is `object`, without retaining it: called from the
     /// object's `deinit`, where taking a strong reference would be fatal.
-    mutating func remove(_ key: Int64, ifIdenticalTo object: ManagedObject) {
+    @discardableResult
+    mutating func remove(_ key: Int64, ifIdenticalTo object: ManagedObject) -> Bool {
         let slot = find(key)
-        guard slot.found, objects[slot.index]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
+        guard slot.found, objects[slot.index]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return false }
         removeSlot(slot.index)
         // Most objects gone (a large fetch dropped): give the memory back.
         if keys.count > 1024 && count * 16 < keys.count { shrink() }
+        return true
     }
 
     private mutating func removeSlot(_ removed: Int) {

@@ -265,6 +265,7 @@ extension ManagedObjectContext {
     /// let tasks = try context.fetch(FetchRequest<TaskItem>())   // new instances, read from the store
     /// ```
     public func reset() {
+        resetCount &+= 1
         for objects in registered.values {
             for object in objects.byKey.values { object.managedObjectContext = nil }
         }

@@ -84,6 +84,8 @@ public final class ManagedObjectContext {
     /// Counts merges from the store: an object read from a row records the count, so the next
     /// merge knows which of its objects were read after the last one (see `mergeChangesFromStore`).
     @exclusivity(unchecked) var mergeCount = 1
+    /// Counts `reset()`s: a batched fetch's held batches are detached by one, and read again.
+    @exclusivity(unchecked) var resetCount = 0
     /// The entity `init(context:)` used last, for its class: a class inserts many objects in a row.
     private var lastInsertClass: ObjectIdentifier?
     private var lastInsertEntity: EntityDescription?

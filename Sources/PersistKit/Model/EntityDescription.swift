@@ -51,6 +51,9 @@ public final class EntityDescription: @unchecked Sendable {
     let initialStorage: ContiguousArray<SQLValue>
     /// Where the class's `@Attribute` wrappers keep their slots: set in each new object.
     let attributeFieldOffsets: AttributeFieldOffsets
+    /// Whether a batched fetch may refill an object it lets go with its next row: the class
+    /// holds nothing but its row (see `ManagedObject.canRefill(_:as:)`).
+    let reusesObjects: Bool
     /// Slots that must not be NULL at save, and slots holding reals (NaN is refused): computed
     /// once, checked per object.
     let requiredSlots: [Int]
@@ -93,6 +96,7 @@ public final class EntityDescription: @unchecked Sendable {
             + Array(repeating: SQLValue.null, count: columns.count - attributes.count))
         attributeFieldOffsets = isClassBacked && !attributes.isEmpty
             ? AttributeFieldOffsets(objectClass: objectClass, attributes: attributes, valueTypes: valueTypes) : .none
+        reusesObjects = ManagedObject.holdsOnlyDeclarations(objectClass)
         requiredSlots = attributes.filter { !$0.isOptional }.map(\.index)
         realSlots = attributes.filter { $0.type.columnType == "REAL" }.map(\.index)
         validators = attributes.filter { !$0.validation.isEmpty }.map { SlotValidator(attribute: $0, entityName: name) }

@@ -2,14 +2,16 @@
 /// row reader (building either per batch quotes every column name again).
 struct BatchReadPlan {
     let entity: EntityDescription
-    /// `SELECT` of the entity's columns for the primary keys `?1 ... ?2`, in key order.
+    /// `SELECT` of the entity's columns from the primary key `?1` on, in key order. No upper
+    /// bound: the reader stops stepping at the batch's last key, and a bound would cost SQLite
+    /// a comparison per row.
     let rangeSQL: String
     let reader: RowReader
 
     init(entity: EntityDescription) {
         self.entity = entity
         let key = SQLName.quote(SchemaSQL.primaryKey)
-        rangeSQL = SchemaSQL.selectColumns(for: entity) + " WHERE \(key) BETWEEN ?1 AND ?2 ORDER BY \(key)"
+        rangeSQL = SchemaSQL.selectColumns(for: entity) + " WHERE \(key) >= ?1 ORDER BY \(key)"
         reader = RowReader(entity: entity)
     }
 }

@@ -41,53 +41,64 @@ struct RowReader {
         var storage = ContiguousArray<SQLValue>()
         storage.reserveCapacity(count)
         for slot in 0..<count {
-            switch readValue(statement, slot: slot, key: key) {
-            case .success(let value): storage.append(value)
-            case .failure(let error): throw error
-            }
+            storage.append(try readValue(statement, slot: slot, key: key))
         }
         return storage
     }
 
+    /// Reads the attribute columns of the current row into `storage`, an object's own buffer
+    /// of the entity's slot count, overwriting it in place (a refilled object: no new buffer).
+    /// On a failure the buffer holds part of the row: the caller drops the object.
     @inline(__always)
-    private func readValue(_ statement: SQLiteStatement, slot: Int, key: Int64) -> Result<SQLValue, PersistError> {
-        do {
-            let column = Int32(slot + 2)
-            // The column's value object, read with sqlite3_value_*: each sqlite3_column_* call
-            // enters the connection's mutex and checks for a failed allocation, and a value
-            // took two or three of them. The value is "unprotected" (no mutex held while it is
-            // read), which is safe here: a statement is used by one thread at a time, that of
-            // the reader or writer it belongs to.
-            guard let cell = sqlite3_column_value(statement.handle, column) else {
-                throw mismatch(slot: slot, found: statement.value(at: column), key: key)
-            }
-            let actual = sqlite3_value_type(cell)
-            let expected = columnTypes[slot]
-            let value: SQLValue
-            if actual == expected {
-                switch expected {
-                case SQLITE_INTEGER: value = .integer(sqlite3_value_int64(cell))
-                case SQLITE_FLOAT: value = .real(sqlite3_value_double(cell))
-                case SQLITE_TEXT: value = .text(Self.text(of: cell))
-                default: value = .blob(Self.data(of: cell))
-                }
-            } else if actual == SQLITE_NULL && optional[slot] {
-                value = .null
-            } else if actual == SQLITE_INTEGER && expected == SQLITE_FLOAT {
-                value = .real(Double(sqlite3_value_int64(cell)))
-            } else {
-                throw mismatch(slot: slot, found: statement.value(at: column), key: key)
-            }
-            if checkDecoding[slot], !value.isNull, let valueType = entity.valueTypes[slot],
-               valueType.init(storedValue: value) == nil {
-                throw mismatch(slot: slot, found: value, key: key)
-            }
-            return .success(value)
-        } catch let error as PersistError {
-            return .failure(error)
-        } catch {
-            return .failure(PersistError(.sqlite, "\(error)"))
+    func readStorage(_ statement: SQLiteStatement, key: Int64, into storage: inout ContiguousArray<SQLValue>) throws {
+        let count = columnTypes.count
+        guard storage.count == count else {
+            storage = try readStorage(statement, key: key)
+            return
         }
+        // One uniqueness check for the row, not one per slot.
+        try storage.withUnsafeMutableBufferPointer { (slots: inout UnsafeMutableBufferPointer<SQLValue>) throws(PersistError) in
+            for slot in 0..<count {
+                slots[slot] = try readValue(statement, slot: slot, key: key)
+            }
+        }
+    }
+
+    /// One column of the current row as slot `slot`'s value. Typed throws: the values come
+    /// back in registers (a `Result` holding a `PersistError` was copied with `memcpy` twice).
+    @inline(__always)
+    private func readValue(_ statement: SQLiteStatement, slot: Int, key: Int64) throws(PersistError) -> SQLValue {
+        let column = Int32(slot + 2)
+        // The column's value object, read with sqlite3_value_*: each sqlite3_column_* call
+        // enters the connection's mutex and checks for a failed allocation, and a value
+        // took two or three of them. The value is "unprotected" (no mutex held while it is
+        // read), which is safe here: a statement is used by one thread at a time, that of
+        // the reader or writer it belongs to.
+        guard let cell = sqlite3_column_value(statement.handle, column) else {
+            throw mismatch(slot: slot, found: statement.value(at: column), key: key)
+        }
+        let actual = sqlite3_value_type(cell)
+        let expected = columnTypes[slot]
+        let value: SQLValue
+        if actual == expected {
+            switch expected {
+            case SQLITE_INTEGER: value = .integer(sqlite3_value_int64(cell))
+            case SQLITE_FLOAT: value = .real(sqlite3_value_double(cell))
+            case SQLITE_TEXT: value = .text(Self.text(of: cell))
+            default: value = .blob(Self.data(of: cell))
+            }
+        } else if actual == SQLITE_NULL && optional[slot] {
+            value = .null
+        } else if actual == SQLITE_INTEGER && expected == SQLITE_FLOAT {
+            value = .real(Double(sqlite3_value_int64(cell)))
+        } else {
+            throw mismatch(slot: slot, found: statement.value(at: column), key: key)
+        }
+        if checkDecoding[slot], !value.isNull, let valueType = entity.valueTypes[slot],
+           valueType.init(storedValue: value) == nil {
+            throw mismatch(slot: slot, found: value, key: key)
+        }
+        return value
     }
 
     /// A TEXT value's string (the text first, then its length, as SQLite asks).

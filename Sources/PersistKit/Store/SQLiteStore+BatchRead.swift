@@ -1,3 +1,8 @@
+/// What a batch read hands the context for each row: as ``StoredRowHandler``, and a function
+/// that reads the row's values into an existing object's storage instead of a new buffer.
+typealias BatchRowHandler = (_ key: Int64, _ version: Int64, _ decode: () throws -> ContiguousArray<SQLValue>,
+                             _ fill: (inout ContiguousArray<SQLValue>) throws -> Void) throws -> Void
+
 /// Reading one batch of a batched fetch: the rows of a run of ascending primary keys.
 extension SQLiteStore {
     /// Reads the rows with these ascending primary keys (those that exist), in key order, and
@@ -7,19 +12,22 @@ extension SQLiteStore {
     /// the table from the first key to the last with one cached statement and the rows between
     /// that are not asked for are skipped undecoded: a B-tree seek per row (`_pk IN (...)`)
     /// costs more than stepping past a few rows. Sparse keys read as ``read(_:keys:_:)``.
-    func readAscending(_ plan: BatchReadPlan, keys: ArraySlice<Int64>, _ body: StoredRowHandler) throws {
+    func readAscending(_ plan: BatchReadPlan, keys: ArraySlice<Int64>, _ body: BatchRowHandler) throws {
         guard let first = keys.first, let last = keys.last else { return }
         // The rows between first and last are at most `span`: primary keys are unique integers.
         let (span, overflow) = last.subtractingReportingOverflow(first)
         guard !overflow, span < Int64(keys.count) * Self.rangeReadSpanFactor else {
-            try read(plan.entity, keys: Array(keys), body)
+            try read(plan.entity, keys: Array(keys)) { key, version, decode in
+                try withoutActuallyEscaping(decode) { decode in
+                    try body(key, version, decode) { $0 = try decode() }
+                }
+            }
             return
         }
         try withReader { connection in
             let statement = try connection.cachedStatement(plan.rangeSQL)
             defer { statement.reset() }
             statement.bind(first, at: 1)
-            statement.bind(last, at: 2)
             let reader = plan.reader
             var next = keys.startIndex
             while next < keys.endIndex, try statement.step() {
@@ -28,7 +36,8 @@ extension SQLiteStore {
                 while next < keys.endIndex && keys[next] < key { next += 1 }
                 guard next < keys.endIndex, keys[next] == key else { continue }
                 next += 1
-                try body(key, statement.int64(at: 1)) { try reader.readStorage(statement, key: key) }
+                try body(key, statement.int64(at: 1), { try reader.readStorage(statement, key: key) },
+                         { try reader.readStorage(statement, key: key, into: &$0) })
             }
         }
     }
