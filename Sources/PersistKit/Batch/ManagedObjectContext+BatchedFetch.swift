@@ -114,7 +114,7 @@ extension ManagedObjectContext {
         do {
             try store.readAscending(plan, keys: keys[...]) { key, version, decode, fill in
                 // Only an object that was in the map is still this context's (not reset away).
-                if var object = leaving.popLast(), letGo(&object, from: objects), ManagedObject.canRefill(object, as: entity) {
+                if !leaving.isEmpty, var object = Optional(leaving.removeLast()), letGo(&object, from: objects), ManagedObject.canRefill(object, as: entity) {
                     spare = object
                 }
                 if let object = objects.byKey[key] {
