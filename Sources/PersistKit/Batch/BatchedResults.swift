@@ -104,13 +104,17 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
         /// The context's reset count when `batch` was read.
         private var resetCount = 0
 
+        /// The number of objects (the results do not change).
+        private let end: Int
+
         fileprivate init(results: BatchedResults) {
             self.results = results
+            end = results.keys.count
         }
 
         /// The next object, or nil after the last.
         public mutating func next() -> Result? {
-            guard position < results.keys.count else { return nil }
+            guard position < end else { return nil }
             defer { position += 1 }
             if position - batchStart >= batch.count || resetCount != results.context.resetCount {
                 let index = position / results.batchSize

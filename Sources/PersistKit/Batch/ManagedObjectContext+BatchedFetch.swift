@@ -114,16 +114,21 @@ extension ManagedObjectContext {
         do {
             try store.readAscending(plan, keys: keys[...]) { key, version, decode, fill in
                 // Only an object that was in the map is still this context's (not reset away).
-                if !leaving.isEmpty, var object = Optional(leaving.removeLast()), letGo(&object, from: objects), ManagedObject.canRefill(object, as: entity) {
-                    spare = object
+                if !leaving.isEmpty {
+                    var object = leaving.removeLast()
+                    if letGo(&object, from: objects), ManagedObject.canRefill(object, as: entity) { spare = consume object }
                 }
-                if let object = objects.byKey[key] {
+                // Each object is moved into `made`, not copied: a retain and a release less.
+                let registered = objects.byKey.lookUpOrPrepareSlot(for: key)
+                if let object = registered.object {
                     try refreshIfNewer(object, version: version, decode)
-                    made.append(object)
-                } else if let object = spare {
-                    spare = nil
-                    try refill(object, key: key, version: version, fill, entity: entity, objects: objects)
-                    made.append(object)
+                    made.append(consume object)
+                } else if let object = spare.take() {
+                    // Nothing between the lookup and the insert changes the map: reading values
+                    // into the object's storage frees only values.
+                    try refill(object, key: key, version: version, fill, entity: entity)
+                    objects.byKey.insert(object, for: key, atSlot: registered.slot)
+                    made.append(consume object)
                 } else {
                     made.append(try materialize(key: key, version: version, decode, entity: entity, objects: objects))
                 }
@@ -136,15 +141,15 @@ extension ManagedObjectContext {
 
     /// Makes `object`, let go by a batch and seen by nothing else (see
     /// `ManagedObject.canRefill(_:as:)`), the object of row `key`, as `makeObject` would make a
-    /// new one. If the read fails the object is left out of the identity map, to be freed.
+    /// new one; the caller registers it. If the read fails the object is left out of the
+    /// identity map, to be freed.
     @inline(__always)
     private func refill(_ object: ManagedObject, key: Int64, version: Int64, _ fill: (inout ContiguousArray<SQLValue>) throws -> Void,
-                        entity: EntityDescription, objects: EntityObjects) throws {
+                        entity: EntityDescription) throws {
         try fill(&object.storage)
         object.version = version
         object.readAtMerge = mergeCount
         object.objectID = savedObjectID(entity, key: key)
         object.leftUnregistered = false
-        objects.byKey[key] = object
     }
 }

@@ -74,14 +74,34 @@ struct IdentityMap: ~Copyable {
         }
     }
 
+    /// Adds or replaces the object with `key`. Prefer it to the subscript's setter, which takes
+    /// its new value owned: a retain and a release per registration.
     @inline(__always)
-    private mutating func insert(_ object: ManagedObject, for key: Int64) {
+    mutating func insert(_ object: ManagedObject, for key: Int64) {
         // Four-fold growth: a fetch registering 100,000 objects rehashes a third as much as
         // with doubling.
         if (count + 1) * 4 > capacity * 3 { grow(to: capacity * 4) }
         let slot = find(key)
         if !slot.found { count += 1 }
         slots[slot.index] = Slot(key: key, object: Unmanaged.passUnretained(object))
+    }
+
+    /// The object with `key`, or else the slot where `key` goes, found with one probe for a
+    /// lookup that is usually followed by an insert (room is made first). The slot is only
+    /// valid until the map next changes: fill it with ``insert(_:for:atSlot:)`` before that.
+    @inline(__always)
+    mutating func lookUpOrPrepareSlot(for key: Int64) -> (object: ManagedObject?, slot: Int) {
+        if (count + 1) * 4 > capacity * 3 { grow(to: capacity * 4) }
+        let slot = find(key)
+        return (slot.found ? slots[slot.index].object?.takeUnretainedValue() : nil, slot.index)
+    }
+
+    /// Inserts `object` for `key`, which the map does not hold, into the slot
+    /// ``lookUpOrPrepareSlot(for:)`` gave, the map unchanged since.
+    @inline(__always)
+    mutating func insert(_ object: ManagedObject, for key: Int64, atSlot slot: Int) {
+        count += 1
+        slots[slot] = Slot(key: key, object: Unmanaged.passUnretained(object))
     }
 
     /// Adds objects whose keys the map does not hold and that are distinct from each other

@@ -202,7 +202,7 @@ extension ManagedObjectContext {
             return object
         }
         let object = try makeObject(key: key, version: version, decode, entity: entity)
-        objects.byKey[key] = object
+        objects.byKey.insert(object, for: key)
         return object
     }
 

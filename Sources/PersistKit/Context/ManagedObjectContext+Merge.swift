@@ -37,7 +37,7 @@ extension ManagedObjectContext {
         object.committedStorage = nil
         object.related = nil
         object.managedObjectContext = self
-        objects.byKey[key] = object
+        objects.byKey.insert(object, for: key)
     }
 
     /// With `.storeTrump` or `.rollback`, an object changed here and deleted elsewhere loses

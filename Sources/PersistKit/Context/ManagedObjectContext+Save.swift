@@ -265,7 +265,7 @@ extension ManagedObjectContext {
                 continue
             }
             if objects?.entity !== object.entity { objects = (object.entity, entityObjects(object.entity)) }
-            objects?.registry.byKey[key] = object
+            objects?.registry.byKey.insert(object, for: key)
         }
         insertedOrder.removeAll(keepingCapacity: false)
         insertedCount = 0
@@ -309,7 +309,7 @@ extension ManagedObjectContext {
                 objects = (object.entity, entityObjects(object.entity))
                 objects?.registry.byKey.reserveCapacity((objects?.registry.byKey.count ?? 0) + held.count)
             }
-            objects?.registry.byKey[object.objectID.key] = object
+            objects?.registry.byKey.insert(object, for: object.objectID.key)
         }
     }
 

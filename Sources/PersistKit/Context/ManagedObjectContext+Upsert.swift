@@ -129,7 +129,7 @@ extension ManagedObjectContext {
                 object.objectID = savedObjectID(object.entity, key: key)
                 object.insertedFlag = false
                 object.version = version
-                objects.byKey[key] = object
+                objects.byKey.insert(object, for: key)
                 // Its lists now hold the row's members too: read again when used.
                 object.related?.toMany.removeAll()
                 noteToManyChanges(of: object)
