@@ -9,17 +9,15 @@
 /// added or removed. What it refuses, naming the entity and attribute: any other change of
 /// type, a relationship changing kind, destination or storage, and an `originalName` that the
 /// old version does not have.
-enum InferredStagePlanner {
-    static func plan(from old: ManagedObjectModel, to new: ManagedObjectModel) throws -> SchemaChange {
-        let planner = Planner(old: old, new: new)
-        return try planner.plan()
-    }
-}
-
-/// One comparison of two models (the state of ``InferredStagePlanner/plan(from:to:)``).
-private struct Planner {
+///
+/// One planner compares one pair of models.
+struct InferredStagePlanner {
     let old: ManagedObjectModel
     let new: ManagedObjectModel
+
+    static func plan(from old: ManagedObjectModel, to new: ManagedObjectModel) throws -> SchemaChange {
+        try InferredStagePlanner(old: old, new: new).plan()
+    }
 
     func plan() throws -> SchemaChange {
         let sources = try entitySources()

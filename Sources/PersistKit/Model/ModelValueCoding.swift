@@ -96,11 +96,6 @@ enum ModelValueCoding {
     }
 }
 
-/// Lets `Any` values that are optionals be unwrapped.
-protocol OptionalProtocol {
-    var wrappedAny: Any? { get }
-}
-
 extension Optional: OptionalProtocol {
     var wrappedAny: Any? {
         switch self {

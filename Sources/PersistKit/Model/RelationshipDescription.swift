@@ -81,36 +81,3 @@ public struct RelationshipDescription: Sendable, Hashable {
         return destination.relationships[inverseIndex]
     }
 }
-
-/// Where a relationship's contents live in SQLite and in memory.
-///
-/// One side of each pair *owns* the link (holds it in its storage and writes it); the other
-/// side is derived from it, so both sides always agree and rollback restores both at once.
-enum RelationshipStorage: Sendable, Hashable {
-    /// Not yet resolved against a model (an entity reflected from its class alone).
-    case unresolved
-    /// A to-one: the destination's primary key in column slot `slot` of this entity (NULL for
-    /// nil). `positionSlot` is set when the inverse is ordered: this object's place in it.
-    case foreignKey(slot: Int, positionSlot: Int?)
-    /// A to-many whose inverse is a to-one: the destination rows whose foreign key (in the
-    /// destination's slot `slot`) holds this object's key, ordered by `positionSlot` if ordered.
-    case inverseForeignKey(inverse: Int, slot: Int, positionSlot: Int?)
-    /// A to-many stored in a join table. The owning side (`isOwner`) holds the list in memory and
-    /// writes the rows; the other side is derived from the table.
-    case joinTable(JoinTable, isOwner: Bool)
-}
-
-/// A many-to-many (or inverse-less to-many) relationship's table: one row per link.
-struct JoinTable: Sendable, Hashable {
-    /// `_persistkit_join_<OwnerEntity>_<relationship>`.
-    let name: String
-    /// The entity whose relationship owns the table, and the entity it points at.
-    let ownerEntity: String
-    let destinationEntity: String
-    /// Whether rows carry the owner's order (`position`).
-    let isOrdered: Bool
-
-    static let ownerColumn = "owner"
-    static let destinationColumn = "destination"
-    static let positionColumn = "position"
-}

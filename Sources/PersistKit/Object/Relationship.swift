@@ -119,14 +119,6 @@ public struct Relationship<Value: RelationshipValue> {
     }
 }
 
-/// What the model needs to know of a `@Relationship` found by reflection.
-protocol RelationshipWrapper {
-    static var destinationClass: ManagedObject.Type { get }
-    static var kind: RelationshipKind { get }
-    var probeMark: Bool { get set }
-    func declaration(named name: String) -> RelationshipDeclaration
-}
-
 extension Relationship: RelationshipWrapper {
     static var destinationClass: ManagedObject.Type { Value.Destination.self }
     static var kind: RelationshipKind { Value.relationshipKind }

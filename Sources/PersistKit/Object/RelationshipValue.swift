@@ -62,9 +62,3 @@ extension Array: RelationshipValue where Element: ManagedObject {
     /// The objects, in order.
     public var relatedObjects: [ManagedObject] { map { $0 } }
 }
-
-/// Declares that a relationship has no inverse: `@Relationship(inverse: .none)`.
-public enum RelationshipInverse: Sendable {
-    /// The relationship is one-way: nothing points back.
-    case none
-}

@@ -80,11 +80,6 @@ enum FoundationPredicateConstant {
     }
 }
 
-/// Lets a constant held as `Any` be unwrapped when it is an `Optional`.
-protocol FoundationPredicateOptional {
-    var unwrappedValue: Any? { get }
-}
-
 extension Optional: FoundationPredicateOptional {
     var unwrappedValue: Any? {
         switch self {

@@ -1,24 +1,7 @@
 import Synchronization
 
-/// What a plain key path of an entity class reads, found once by reading it on probes (see
-/// ``KeyPathProbe``): an attribute (perhaps through to-ones: `\TaskItem.project?.name`), a
-/// to-one (`\TaskItem.project`), a to-many (`\TaskItem.tags`) or a to-many's count
-/// (`\TaskItem.tags.count`).
-enum KeyPathTarget: Sendable {
-    case attribute(key: String, AttributeDescription)
-    case toOne(key: String, RelationshipDescription)
-    case toMany(path: String, RelationshipDescription)
-    case count(path: String)
-}
-
 /// Key paths already read, by key path (which names its root type).
 private let keyPathTargets = Mutex<[AnyKeyPathBox: KeyPathTarget]>([:])
-
-/// A key path as a dictionary key in a `Mutex`: key paths are immutable objects the runtime
-/// shares between threads, but are not marked `Sendable`.
-private struct AnyKeyPathBox: Hashable, @unchecked Sendable {
-    let keyPath: AnyKeyPath
-}
 
 extension KeyPathTarget {
     /// What `keyPath` (rooted at `entity`'s class) reads, or why it names nothing a predicate can use.

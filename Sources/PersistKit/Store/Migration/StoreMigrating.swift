@@ -15,11 +15,3 @@ protocol StoreMigrating: AnyObject {
     func migrate(_ connection: SQLiteConnection, from stored: StoredModel, to model: ManagedObjectModel,
                  store: StoreIdentity) throws
 }
-
-/// Which store a migration works on: what its contexts' object IDs and messages name.
-struct StoreIdentity: Sendable {
-    let identifier: String
-    let description: StoreDescription
-    /// The path as the caller gave it, for messages.
-    let path: String
-}

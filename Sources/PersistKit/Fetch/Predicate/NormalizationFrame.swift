@@ -1,0 +1,78 @@
+/// A group being normalized: its kind (nil for the root), the children still to visit (a stack,
+/// with the polarity each is seen with) and the normalized children so far.
+struct NormalizationFrame {
+    /// true for AND, false for OR, nil for the root.
+    var kind: Bool?
+    var pending: [(PredicateNode, Bool)]
+    var results: [PredicateNode] = []
+    /// A child decided the group (false in an AND, true in an OR); the rest are still visited
+    /// so that their errors surface.
+    var absorbed = false
+
+    mutating func add(_ node: PredicateNode) {
+        guard let kind else {
+            results.append(node)
+            return
+        }
+        switch node {
+        case .constant(let value):
+            if value != kind { absorbed = true }
+        case .and(let children) where kind:
+            results.append(contentsOf: children)
+        case .or(let children) where !kind:
+            results.append(contentsOf: children)
+        default:
+            if !absorbed { results.append(node) }
+        }
+    }
+
+    func finish() -> PredicateNode {
+        guard let kind else { return results.first ?? .constant(true) }
+        if absorbed { return .constant(!kind) }
+        switch results.count {
+        case 0: return .constant(kind)
+        case 1: return results[0]
+        default: return kind ? .and(results) : .or(NormalizationFrame.mergingEqualities(results))
+        }
+    }
+
+    /// `a == 1 OR a == 2 OR a IN {3}` as `a IN {1, 2, 3}`: one expression however many values,
+    /// which SQLite answers with one index lookup. Each list takes the place of its first term.
+    private static func mergingEqualities(_ terms: [PredicateNode]) -> [PredicateNode] {
+        var counts: [String: Int] = [:]
+        for term in terms {
+            switch term {
+            case .compare(let name, .equal, _), .inList(let name, _): counts[name, default: 0] += 1
+            default: break
+            }
+        }
+        guard counts.values.contains(where: { $0 > 1 }) else { return terms }
+        var lists: [String: [SQLValue]] = [:]
+        var slots: [String: Int] = [:]
+        var merged: [PredicateNode] = []
+        merged.reserveCapacity(terms.count)
+        for term in terms {
+            let name: String, values: [SQLValue]
+            switch term {
+            case .compare(let attribute, .equal, let value): (name, values) = (attribute, [value])
+            case .inList(let attribute, let list): (name, values) = (attribute, list)
+            default:
+                merged.append(term)
+                continue
+            }
+            guard let count = counts[name], count > 1 else {
+                merged.append(term)
+                continue
+            }
+            if slots[name] == nil {
+                slots[name] = merged.count
+                merged.append(term)
+            }
+            lists[name, default: []].append(contentsOf: values)
+        }
+        for (name, slot) in slots {
+            merged[slot] = .inList(attribute: name, lists[name] ?? [])
+        }
+        return merged
+    }
+}

@@ -1,0 +1,6 @@
+import Foundation
+
+/// Lets `Any` values that are optionals be unwrapped.
+protocol OptionalProtocol {
+    var wrappedAny: Any? { get }
+}

@@ -1,0 +1,7 @@
+/// Which store a migration works on: what its contexts' object IDs and messages name.
+struct StoreIdentity: Sendable {
+    let identifier: String
+    let description: StoreDescription
+    /// The path as the caller gave it, for messages.
+    let path: String
+}
