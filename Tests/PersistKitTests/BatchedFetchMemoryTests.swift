@@ -11,7 +11,7 @@ import XCTest
 /// VmHWM cannot be reset, so each measurement is a child process of its own (see
 /// `ChildProcess`): it opens the store, warms up, notes its resident memory, runs the fetch,
 /// reads a few rows, and reports its peak's growth over that.
-final class BatchedMemoryTests: XCTestCase {
+final class BatchedFetchMemoryTests: XCTestCase {
     static let childRole = "batched-memory"
 
     private enum Mode: String, CaseIterable {
@@ -20,7 +20,7 @@ final class BatchedMemoryTests: XCTestCase {
 
     func testBatchedFetchingKeepsMemoryBounded() throws {
         #if os(Linux)
-        let count = testSize("BatchedMemoryTests objects", full: 200_000, ci: 100_000)
+        let count = testSize("BatchedFetchMemoryTests objects", full: 200_000, ci: 100_000)
         let directory = TemporaryDirectory()
         let url = directory.file("memory.sqlite")
         do {
@@ -49,7 +49,7 @@ final class BatchedMemoryTests: XCTestCase {
             growth[mode] = fields[0]
         }
         let mb = { (bytes: Int?) in String(format: "%.1f MB", Double(bytes ?? 0) / 1_048_576) }
-        print("BatchedMemoryTests: \(count) rows; peak resident growth: batched controller \(mb(growth[.batchedController])), "
+        print("BatchedFetchMemoryTests: \(count) rows; peak resident growth: batched controller \(mb(growth[.batchedController])), "
               + "controller without a batch size \(mb(growth[.plainController])), batched fetch iterated \(mb(growth[.batchedIterate]))")
         // A made object (its storage, its ID, the identity map's slot, the row) costs several
         // hundred bytes; a batched row, its key and sort values: about 130.

@@ -40,8 +40,8 @@ final class ChildProcessTests: XCTestCase {
             return SaveCrashTests.playChild()
         case BatchMergeTests.childRole:
             return BatchMergeTests.playChild()
-        case BatchedMemoryTests.childRole:
-            return BatchedMemoryTests.playChild()
+        case BatchedFetchMemoryTests.childRole:
+            return BatchedFetchMemoryTests.playChild()
         default:
             return 3
         }

@@ -8,7 +8,7 @@ import XCTest
 /// go. It reports the same changes as any controller: a generated test runs random local
 /// edits, other contexts' saves and batch requests, and after each batch compares its rows and
 /// its replayed change sets with a fresh fetch.
-final class BatchedControllerTests: XCTestCase {
+final class FetchedResultsControllerBatchedTests: XCTestCase {
     private func container(_ directory: TemporaryDirectory) throws -> PersistentContainer {
         try PersistentContainer(model: ManagedObjectModel(entities: [TestTask.self]), store: .sqlite(directory.file("batched.sqlite")))
     }
@@ -140,9 +140,9 @@ final class BatchedControllerTests: XCTestCase {
     }
 
     func testRandomChangesReplayToAFreshFetch() throws {
-        let seed = testSeed("BatchedControllerTests.testRandomChangesReplayToAFreshFetch")
+        let seed = testSeed("FetchedResultsControllerBatchedTests.testRandomChangesReplayToAFreshFetch")
         var rng = SeededGenerator(seed: seed)
-        let batches = testSize("BatchedControllerTests.testRandomChangesReplayToAFreshFetch batches", full: 80, ci: 30)
+        let batches = testSize("FetchedResultsControllerBatchedTests.testRandomChangesReplayToAFreshFetch batches", full: 80, ci: 30)
         let configurations = [
             Configuration(sectioned: true, batchSize: 3, limit: 0, predicate: nil),
             Configuration(sectioned: false, batchSize: 5, limit: 0, predicate: \.priority != .low),

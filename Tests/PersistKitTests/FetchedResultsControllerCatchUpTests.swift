@@ -7,7 +7,7 @@ import XCTest
 /// container on the same file, seen only through `PRAGMA data_version`), or a notice that
 /// changes a large part of the rows. It must refetch and diff (not place each object again),
 /// and the diff, replayed on the old sections, must still give exactly a fresh fetch.
-final class ControllerCatchUpTests: XCTestCase {
+final class FetchedResultsControllerCatchUpTests: XCTestCase {
     private var directory = TemporaryDirectory()
     /// Enough rows for the large-change paths: over 1,000 changed objects, over 500 registered.
     private let rowCount = 3_000
@@ -49,7 +49,7 @@ final class ControllerCatchUpTests: XCTestCase {
     }
 
     func testAnotherProcessReplacingEveryRowIsOneRefetch() throws {
-        let seed = seed("ControllerCatchUpTests.testAnotherProcessReplacingEveryRowIsOneRefetch")
+        let seed = seed("FetchedResultsControllerCatchUpTests.testAnotherProcessReplacingEveryRowIsOneRefetch")
         var rng = SeededGenerator(seed: seed)
         let (mine, theirs) = try twoContainers()
         let context = mine.newContext()
@@ -76,7 +76,7 @@ final class ControllerCatchUpTests: XCTestCase {
     }
 
     func testAnotherProcessChangingEveryRowRefreshesAndRefetchesOnce() throws {
-        let seed = seed("ControllerCatchUpTests.testAnotherProcessChangingEveryRowRefreshesAndRefetchesOnce")
+        let seed = seed("FetchedResultsControllerCatchUpTests.testAnotherProcessChangingEveryRowRefreshesAndRefetchesOnce")
         var rng = SeededGenerator(seed: seed)
         let (mine, theirs) = try twoContainers()
         let context = mine.newContext()
@@ -185,7 +185,7 @@ final class ControllerCatchUpTests: XCTestCase {
     }
 
     func testALargeNoticeIsOneRefetchAndASmallOneIsPlacedInPlace() throws {
-        let seed = seed("ControllerCatchUpTests.testALargeNoticeIsOneRefetchAndASmallOneIsPlacedInPlace")
+        let seed = seed("FetchedResultsControllerCatchUpTests.testALargeNoticeIsOneRefetchAndASmallOneIsPlacedInPlace")
         var rng = SeededGenerator(seed: seed)
         let container = try makeContainer(.sqlite, in: directory)
         let context = container.newContext()

@@ -9,7 +9,7 @@ import XCTest
 /// in another container on the same file (another process, merged from the history). After
 /// each batch, every controller's rows equal a fresh fetch, its change sets replayed on the old
 /// sections give the new sections, and each change set is valid.
-final class ResultsGraphReplayOracleTests: XCTestCase {
+final class FetchedResultsControllerGraphReplayOracleTests: XCTestCase {
     /// A controller under test, whatever its entity: its rows as the controller and its replayed
     /// change sets have them, and what a fresh fetch gives.
     private struct Watched {
@@ -46,8 +46,8 @@ final class ResultsGraphReplayOracleTests: XCTestCase {
     private static let ownerNames = ["ann", "bob", "cy"]
 
     func testRandomRelationshipChangesReplayToAFreshFetch() throws {
-        let seed = testSeed("ResultsGraphReplayOracleTests.testRandomRelationshipChangesReplayToAFreshFetch")
-        let batches = testSize("ResultsGraphReplayOracleTests", full: 160, ci: 100)
+        let seed = testSeed("FetchedResultsControllerGraphReplayOracleTests.testRandomRelationshipChangesReplayToAFreshFetch")
+        let batches = testSize("FetchedResultsControllerGraphReplayOracleTests", full: 160, ci: 100)
         var rng = SeededGenerator(seed: seed)
         for (index, inMemory) in [false, true].enumerated() {
             try run(batches: inMemory ? batches / 2 : batches, inMemory: inMemory, seed: seed, rng: &rng, label: "store \(index)")

@@ -7,7 +7,7 @@ import XCTest
 /// or sections by what its tasks read through relationships (`project.name`, `ANY tags.label`,
 /// `tags.@count`, `project.owner.name`) moves, inserts and deletes their rows when those
 /// related objects change, here or in another context, with exact minimal diffs.
-final class ControllerRelationshipTests: XCTestCase {
+final class FetchedResultsControllerRelationshipTests: XCTestCase {
     private var directory = TemporaryDirectory()
 
     override func setUp() { directory = TemporaryDirectory() }

@@ -4,7 +4,7 @@ import XCTest
 
 /// Random batches of changes; after each, the change sets the controller delivered, replayed
 /// on the old sections, must equal a fresh fetch, and every change set must be valid.
-final class ResultsReplayOracleTests: XCTestCase {
+final class FetchedResultsControllerReplayOracleTests: XCTestCase {
     private struct Configuration {
         var sectioned: Bool
         var limit: Int
