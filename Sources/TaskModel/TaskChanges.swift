@@ -45,6 +45,19 @@ public struct TaskChanges: Sendable, Hashable {
         self.remindAt = remindAt
     }
 
+    /// Checks every name the changes set (the task's, the project's, the tags'), cleaned as
+    /// ``TaskStore/add(name:_:)`` and ``TaskStore/edit(_:_:)`` clean them, without a store:
+    /// what a front end calls to refuse bad input before it opens one.
+    ///
+    /// ```swift
+    /// try TaskChanges(name: " ", addedTags: ["two words"]).validate()   // "a task's name cannot be empty"
+    /// ```
+    ///
+    /// - Throws: ``PersistKit/PersistError`` `.validation` naming the first bad name's problem.
+    public func validate() throws {
+        _ = try TaskStore.check(self)
+    }
+
     /// Whether the changes change nothing at all.
     public var isEmpty: Bool {
         name == nil && notes == nil && due == nil && priority == nil && project == nil && addedTags.isEmpty

@@ -112,16 +112,42 @@ public struct TaskDocument: Codable, Sendable, Hashable {
         }
     }
 
+    /// The tasks as an import adds them: in a version 1 document, hashtags in names and notes
+    /// (`Buy milk #errands`) become tags.
+    var importedRecords: [TaskRecord] {
+        guard version < 2 else { return tasks }
+        return tasks.map { record in
+            var record = record
+            record.tags = Hashtags.names(name: record.name, notes: record.notes)
+            return record
+        }
+    }
+
+    /// Checks every task, project and tag name as an import checks them (trimmed first), so
+    /// that a bad document can be refused before any store is opened.
+    ///
+    /// ```swift
+    /// let document = try TaskDocument(data: data)
+    /// try document.validate()     // "not a valid task export (task 2: a task's name cannot be empty)"
+    /// ```
+    ///
+    /// - Throws: ``PersistKit/PersistError`` `.validation`, its message
+    ///   `not a valid task export (WHAT: PROBLEM)`, the tasks, projects and tags counted from 1.
+    public func validate() throws {
+        do {
+            _ = try TaskStore.cleanRecords(importedRecords)
+            _ = try TaskStore.cleanLabels(projects, kind: .project)
+            _ = try TaskStore.cleanLabels(tags, kind: .tag)
+        } catch var error as PersistError where error.code == .validation {
+            error.message = "not a valid task export (\(error.message))"
+            throw error
+        }
+    }
+
     /// The document as pretty-printed JSON with sorted keys: the same tasks give the same text.
     public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(TaskDateCoding.string(from: date))
-        }
         // Strings, booleans and dates already turned into strings always encode.
-        return (try? encoder.encode(self)) ?? Data()
+        (try? TaskJSONText.data(of: self)) ?? Data()
     }
 
     /// A one-phrase account of a decoding error: where, and what was wrong.

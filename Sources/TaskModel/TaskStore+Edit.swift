@@ -14,7 +14,7 @@ extension TaskStore {
     /// Cleans and checks every name in `changes`, before anything is changed.
     ///
     /// - Throws: ``PersistKit/PersistError`` `.validation` for a bad task, project or tag name.
-    func check(_ changes: TaskChanges) throws -> CheckedChanges {
+    static func check(_ changes: TaskChanges) throws -> CheckedChanges {
         var changes = changes
         if let name = changes.name {
             changes.name = TaskStore.cleanName(name)

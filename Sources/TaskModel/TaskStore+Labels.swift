@@ -28,11 +28,13 @@ extension TaskStore {
         }
     }
 
-    /// Renames a project; a change of case alone is a rename too.
+    /// Renames a project; a change of case alone is a rename too. Returns whether the name
+    /// changed (false when it already was `new`: nothing is written then).
     ///
     /// - Throws: ``PersistKit/PersistError`` `.objectNotFound` when there is no project `old`,
     ///   `.validation` for a bad new name or one another project has; nothing changes then.
-    public func renameProject(_ old: String, to new: String) throws {
+    @discardableResult
+    public func renameProject(_ old: String, to new: String) throws -> Bool {
         let project = try existingProject(old)
         let clean = LabelName.clean(new, kind: .project)
         try LabelName.validate(clean, kind: .project)
@@ -40,7 +42,9 @@ extension TaskStore {
             throw PersistError(.validation, "a project named \"\(other.name)\" already exists", entity: Project.entityName,
                                attribute: "name")
         }
+        guard project.name != clean else { return false }
         try saving { project.name = clean }
+        return true
     }
 
     /// Removes a project, doing with its tasks what `removal` says; returns how many tasks it had.
@@ -102,11 +106,13 @@ extension TaskStore {
         }
     }
 
-    /// Renames a tag; a change of case alone is a rename too.
+    /// Renames a tag; a change of case alone is a rename too. Returns whether the name
+    /// changed (false when it already was `new`: nothing is written then).
     ///
     /// - Throws: ``PersistKit/PersistError`` `.objectNotFound` when there is no tag `old`,
     ///   `.validation` for a bad new name or one another tag has; nothing changes then.
-    public func renameTag(_ old: String, to new: String) throws {
+    @discardableResult
+    public func renameTag(_ old: String, to new: String) throws -> Bool {
         let tag = try existingTag(old)
         let clean = LabelName.clean(new, kind: .tag)
         try LabelName.validate(clean, kind: .tag)
@@ -114,7 +120,9 @@ extension TaskStore {
             throw PersistError(.validation, "a tag named \"\(other.name)\" already exists", entity: Tag.entityName,
                                attribute: "name")
         }
+        guard tag.name != clean else { return false }
         try saving { tag.name = clean }
+        return true
     }
 
     /// Removes a tag (its tasks stay, without it); returns how many tasks had it.

@@ -2,8 +2,9 @@ import Foundation
 import PersistKit
 
 extension TaskStore {
-    /// Open tasks whose reminder time has come (`remindAt` at or before `now`) and that no
-    /// ``markReminderShown(_:at:)`` has recorded for that time, earliest reminder first.
+    /// Open tasks whose reminder time has come (`remindAt` at or before `now`, by default the
+    /// store's ``clock``) and that no ``markReminderShown(_:at:)`` has recorded for that time,
+    /// earliest reminder first.
     ///
     /// ```swift
     /// for task in try store.dueReminders() where try store.markReminderShown(task) {
@@ -12,7 +13,8 @@ extension TaskStore {
     /// ```
     ///
     /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
-    public func dueReminders(now: Date = Date()) throws -> [TaskItem] {
+    public func dueReminders(now: Date? = nil) throws -> [TaskItem] {
+        let now = now ?? clock()
         let predicate: PersistKit.FetchPredicate<TaskItem> = \TaskItem.isComplete == false && \TaskItem.remindAt <= now
         let due = try context.fetch(FetchRequest(predicate: predicate,
                                                  sortBy: [FetchSortDescriptor(\TaskItem.remindAt), FetchSortDescriptor(\TaskItem.createdAt)]))
@@ -31,7 +33,8 @@ extension TaskStore {
     /// - Throws: ``PersistKit/PersistError`` when the store cannot be written (a read-only
     ///   store: `.cannotOpenStore`).
     @discardableResult
-    public func markReminderShown(_ task: TaskItem, at now: Date = Date()) throws -> Bool {
+    public func markReminderShown(_ task: TaskItem, at now: Date? = nil) throws -> Bool {
+        let now = now ?? clock()
         guard let reference = task.referenceNumber, let remindAt = task.remindAt else { return false }
         do {
             try saving {

@@ -25,8 +25,10 @@ extension TaskStore {
     }
 
     /// A few example tasks: one due tomorrow with notes, one due in three days, one without a
-    /// date, and one already done. Their dues are calendar days.
-    private func insertSampleTasks(now: Date = Date(), calendar: Calendar = .current) {
+    /// date, and one already done. Their dues are calendar days. Every one is created at the
+    /// same moment, the store's first; the done one is completed then too, never before.
+    private func insertSampleTasks(calendar: Calendar = .current) {
+        let now = TaskDateCoding.normalized(clock())
         let today = CalendarDay(date: now, calendar: calendar)
         let samples: [(name: String, notes: String?, due: CalendarDay?, isComplete: Bool)] = [
             ("Buy milk", "Oat milk if they have it\nand bread", today.adding(days: 1), false),
@@ -36,12 +38,13 @@ extension TaskStore {
         ]
         for sample in samples {
             let task = TaskItem(context: context)
+            task.createdAt = now
             task.name = sample.name
             task.notes = sample.notes
             task.due = sample.due?.storedInstant
             task.dueIsDay = sample.due != nil
             task.isComplete = sample.isComplete
-            if sample.isComplete { task.completedAt = TaskDateCoding.normalized(now) }
+            if sample.isComplete { task.completedAt = now }
         }
     }
 }

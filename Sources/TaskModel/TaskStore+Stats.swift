@@ -2,8 +2,9 @@ import Foundation
 import PersistKit
 
 extension TaskStore {
-    /// Completions per day over the last `days` days (today included, in `calendar`'s time
-    /// zone), open tasks by project and by priority, and the overdue count.
+    /// Completions per day over the last `days` days (today, the day of `now` or of the store's
+    /// ``clock``, included, in `calendar`'s time zone), open tasks by project and by priority,
+    /// and the overdue count.
     ///
     /// ```swift
     /// let stats = try store.stats()
@@ -11,7 +12,8 @@ extension TaskStore {
     /// ```
     ///
     /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
-    public func stats(days: Int = 14, now: Date = Date(), calendar: Calendar = .current) throws -> TaskStats {
+    public func stats(days: Int = 14, now: Date? = nil, calendar: Calendar = .current) throws -> TaskStats {
+        let now = now ?? clock()
         let today = CalendarDay(date: now, calendar: calendar)
         let first = today.adding(days: -(max(1, days) - 1))
         var perDay: [CalendarDay: Int] = [:]

@@ -15,7 +15,7 @@ extension TaskStore {
         let tasks = try tasks()
         let labels = try labels(of: tasks)
         return TaskDocument(tasks: tasks.map { TaskRecord($0, labels: labels) }, projects: try projects().map(\.name),
-                            tags: try self.tags().map(\.name)).encoded()
+                            tags: try self.tags().map(\.name), exportedAt: clock()).encoded()
     }
 
     /// Adds the tasks, projects and tags of an export document, all in one save: everything,
@@ -42,28 +42,27 @@ extension TaskStore {
     /// Adds the tasks, projects and tags of a document read already; see
     /// ``importDocument(_:duplicates:)-(Data,_)``.
     ///
-    /// - Throws: as ``importDocument(_:duplicates:)-(Data,_)``.
+    /// - Throws: as ``importDocument(_:duplicates:)-(Data,_)``; a bad name is
+    ///   `not a valid task export (task 2: a task's name cannot be empty)`, as
+    ///   ``TaskDocument/validate()`` says it.
     @discardableResult
     public func importDocument(_ document: TaskDocument, duplicates: DuplicatePolicy = .skip) throws -> ImportResult {
-        var records = document.tasks
-        if document.version < 2 {
-            for index in records.indices {
-                records[index].tags = Hashtags.names(name: records[index].name, notes: records[index].notes)
-            }
-        }
-        return try importRecords(records, projects: document.projects, tags: document.tags, duplicates: duplicates)
+        try document.validate()
+        return try importRecords(document.importedRecords, projects: document.projects, tags: document.tags,
+                                 duplicates: duplicates)
     }
 
     /// Adds tasks from records, in one save; see ``importDocument(_:duplicates:)-(Data,_)``.
     ///
     /// - Throws: ``PersistKit/PersistError`` `.validation` naming the record (or the project or
-    ///   tag) whose name is bad, or any save error; nothing is added then.
+    ///   tag), counted from 1, whose name is bad (`task 2: a task's name cannot be empty`), or
+    ///   any save error; nothing is added then.
     @discardableResult
     public func importRecords(_ records: [TaskRecord], projects: [String] = [], tags: [String] = [],
                               duplicates: DuplicatePolicy = .skip) throws -> ImportResult {
-        let cleaned = try cleanRecords(records)
-        let projectNames = try cleanLabels(projects, kind: .project)
-        let tagNames = try cleanLabels(tags, kind: .tag)
+        let cleaned = try TaskStore.cleanRecords(records)
+        let projectNames = try TaskStore.cleanLabels(projects, kind: .project)
+        let tagNames = try TaskStore.cleanLabels(tags, kind: .tag)
         struct Identity: Hashable {
             let name: String
             let createdAt: Date
@@ -113,7 +112,7 @@ extension TaskStore {
     }
 
     /// The records trimmed, normalized and checked.
-    private func cleanRecords(_ records: [TaskRecord]) throws -> [TaskRecord] {
+    static func cleanRecords(_ records: [TaskRecord]) throws -> [TaskRecord] {
         var cleaned: [TaskRecord] = []
         for (index, record) in records.enumerated() {
             var record = record
@@ -131,7 +130,7 @@ extension TaskStore {
                 }
                 record.tags = try cleanLabels(record.tags, kind: .tag, numbered: false)
             } catch var error as PersistError {
-                error.message = "task \(index + 1) of the document: " + error.message
+                error.message = "task \(index + 1): " + error.message
                 throw error
             }
             cleaned.append(record)
@@ -139,13 +138,14 @@ extension TaskStore {
         return cleaned
     }
 
-    private func cleanLabels(_ names: [String], kind: LabelName.Kind, numbered: Bool = true) throws -> [String] {
+    /// The project or tag names trimmed and checked.
+    static func cleanLabels(_ names: [String], kind: LabelName.Kind, numbered: Bool = true) throws -> [String] {
         try names.enumerated().map { index, name in
             let clean = LabelName.clean(name, kind: kind)
             do {
                 try LabelName.validate(clean, kind: kind)
             } catch var error as PersistError where numbered {
-                error.message = "\(kind.noun) \(index + 1) of the document: " + error.message
+                error.message = "\(kind.noun) \(index + 1): " + error.message
                 throw error
             }
             return clean

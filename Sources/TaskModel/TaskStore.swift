@@ -5,7 +5,7 @@ import PersistKit
 ///
 /// ```swift
 /// let container = try PersistentContainer(model: try TaskStore.makeModel(), store: .sqlite(url))
-/// let store = try TaskStore(container: container)   // a new store gets a few example tasks
+/// let store = try TaskStore(container: container)   // stagesSampleData: true adds a few examples
 /// let milk = try store.add(name: "Buy milk", notes: nil, due: nil)
 /// try store.toggleIsComplete(milk)
 /// let open = try store.tasks(.incomplete, matching: "milk")
@@ -21,6 +21,10 @@ public final class TaskStore {
     public let context: ManagedObjectContext
     /// Whether this store was new when opened here and example tasks were added to it.
     public internal(set) var didStageSampleData = false
+    /// Where the store reads the current time: tasks' creation and completion times, and the
+    /// examples'. `Date()` unless the store was opened with another clock (a test's, or a tool
+    /// replaying a session at a fixed time).
+    public let clock: () -> Date
     /// What opening the store did when it was written by an older TaskModel (it was migrated,
     /// hashtags becoming tags); nil when it was already current.
     public let upgrade: StoreUpgrade?
@@ -37,14 +41,18 @@ public final class TaskStore {
 
     /// Opens a task store on a container made with ``makeModel()``.
     ///
-    /// A new store (one no `TaskStore` has opened before) is staged with a few example tasks
-    /// when `stagesSampleData` is true; either way it is marked as seen, so examples are only
-    /// ever added once, and a store that was emptied stays empty.
+    /// A new store (one no `TaskStore` has opened before) gets a few example tasks only when
+    /// `stagesSampleData` is true (an app's first run); either way it is marked as seen, so
+    /// examples are only ever added once, and a store that was emptied stays empty. A store
+    /// that is to hold exactly what it is given, such as one restored from an export, leaves
+    /// it false.
     ///
+    /// - Parameter clock: where the store reads the current time (see ``clock``).
     /// - Throws: ``PersistKit/PersistError`` when the container's model lacks TaskModel's
     ///   entities or the store cannot be read or written.
-    public init(container: PersistentContainer, stagesSampleData: Bool = true) throws {
+    public init(container: PersistentContainer, stagesSampleData: Bool = false, clock: @escaping () -> Date = { Date() }) throws {
         self.container = container
+        self.clock = clock
         upgrade = TaskStore.upgrade(of: container)
         context = container.newContext()
         try prepareNewStore(stagesSampleData: stagesSampleData)
@@ -52,14 +60,15 @@ public final class TaskStore {
 
     /// Opens (creating it if needed) the SQLite task store at `url`; its directory must exist.
     /// A store written by an older TaskModel is migrated first (see ``upgrade``), in one
-    /// transaction: killed meanwhile, it is left as it was.
+    /// transaction: killed meanwhile, it is left as it was. A new store is empty unless
+    /// `stagesSampleData` is true (see ``init(container:stagesSampleData:clock:)``).
     ///
     /// - Throws: ``PersistKit/PersistError``: `.notADatabase`, `.incompatibleModel` (a store of
     ///   a newer TaskModel, or of another program), `.cannotOpenStore` (see
     ///   ``PersistKit/PersistentContainer/init(model:store:)``).
-    public convenience init(url: URL, stagesSampleData: Bool = true) throws {
+    public convenience init(url: URL, stagesSampleData: Bool = false, clock: @escaping () -> Date = { Date() }) throws {
         let container = try TaskStore.makeContainer(url: url)
-        try self.init(container: container, stagesSampleData: stagesSampleData)
+        try self.init(container: container, stagesSampleData: stagesSampleData, clock: clock)
     }
 
     // MARK: Changing tasks
@@ -89,9 +98,10 @@ public final class TaskStore {
     public func add(name: String, _ changes: TaskChanges) throws -> TaskItem {
         var changes = changes
         changes.name = name
-        let checked = try check(changes)
+        let checked = try TaskStore.check(changes)
         return try savingLabels {
             let task = TaskItem(context: context)
+            task.createdAt = TaskDateCoding.normalized(clock())
             try apply(checked, to: task)
             return task
         }
@@ -108,14 +118,20 @@ public final class TaskStore {
         try edit(task, TaskChanges(name: name, notes: .some(notes), due: keepsDue ? nil : .some(due.map(TaskDue.time))))
     }
 
-    /// Makes the changes to a task and saves, all or (when it throws) none.
+    /// Makes the changes to a task and saves, all or (when it throws) none. Returns whether
+    /// anything changed: false when the task already was as asked (a tag it has added again, a
+    /// tag it lacks removed, its own name given), and then nothing is written.
     ///
     /// - Throws: ``PersistKit/PersistError`` `.validation` for a bad task, project or tag name,
     ///   `.invalidObject` for a task of another store or a deleted one, or any save error.
-    public func edit(_ task: TaskItem, _ changes: TaskChanges) throws {
+    @discardableResult
+    public func edit(_ task: TaskItem, _ changes: TaskChanges) throws -> Bool {
         try checkOwned(task)
-        let checked = try check(changes)
-        try savingLabels { try apply(checked, to: task) }
+        let checked = try TaskStore.check(changes)
+        return try savingLabels {
+            try apply(checked, to: task)
+            return context.hasChanges
+        }
     }
 
     /// Marks a task done or not done and saves (nothing is written when it already is).
@@ -128,7 +144,7 @@ public final class TaskStore {
         guard task.isComplete != isComplete else { return }
         try saving {
             task.isComplete = isComplete
-            task.completedAt = isComplete ? TaskDateCoding.normalized(Date()) : nil
+            task.completedAt = isComplete ? TaskDateCoding.normalized(clock()) : nil
         }
     }
 

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import TaskModel
 
-/// `tasks add NAME [--notes TEXT] [--due DATE] [--project NAME] [--tag NAME]... [--priority P] [--remind DATE-TIME]`.
+/// `tasks add NAME [--notes TEXT] [--due DATE] [--project NAME] [--tag NAME]... [--priority P]
+/// [--remind DATE-TIME]`.
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a task.")
 
@@ -18,8 +19,10 @@ struct AddCommand: ParsableCommand {
 
     func run() throws {
         var changes = try fields.changes()
+        changes.name = name
         changes.notes = .some(notes)
         if let due { changes.due = .some(try Arguments.due(due)) }
+        try Arguments.check(changes)
         let store = try storeOptions.open()
         let task = try store.add(name: name, changes)
         try Console.out("Added \(task.reference) \(TerminalText.quoted(task.name))")

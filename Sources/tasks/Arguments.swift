@@ -1,4 +1,5 @@
 import Foundation
+import PersistKit
 import TaskModel
 
 /// Reads the values people type for tasks and dates, with the errors they should see.
@@ -23,7 +24,7 @@ enum Arguments {
     /// A due: the calendar day `text` names, or a day and a time (see ``DueDateParser``).
     ///
     /// - Throws: a usage ``CommandError`` showing what is accepted.
-    static func due(_ text: String, parser: DueDateParser = DueDateParser()) throws -> TaskDue {
+    static func due(_ text: String, parser: DueDateParser = DueDateParser(now: Clock.now())) throws -> TaskDue {
         guard let due = parser.due(from: text) else {
             throw CommandError.usage("'\(text)' is not a date (try \(DueDateParser.examples))")
         }
@@ -34,7 +35,7 @@ enum Arguments {
     ///
     /// - Throws: a usage ``CommandError`` showing what is accepted; a day without a time is
     ///   refused with a hint, not given an arbitrary hour.
-    static func remindTime(_ text: String, parser: DueDateParser = DueDateParser()) throws -> Date {
+    static func remindTime(_ text: String, parser: DueDateParser = DueDateParser(now: Clock.now())) throws -> Date {
         if let date = parser.dateTime(from: text) { return date }
         if parser.day(from: text) != nil {
             let day = text.trimmingCharacters(in: .whitespaces)
@@ -51,5 +52,17 @@ enum Arguments {
             throw CommandError.usage("'\(text)' is not a priority (try low, normal or high)")
         }
         return priority
+    }
+
+    /// Checks the names an add or an edit would set (the task's, a project's, tags') before
+    /// any store is opened: a bad one is bad usage, like a malformed date.
+    ///
+    /// - Throws: a usage ``CommandError`` with TaskModel's words: `a tag's name cannot contain spaces`.
+    static func check(_ changes: TaskChanges) throws {
+        do {
+            try changes.validate()
+        } catch let error as PersistError where error.code == .validation {
+            throw CommandError.usage(ErrorText.line(for: error))
+        }
     }
 }

@@ -5,12 +5,15 @@ import TaskModel
 struct DateText {
     let now: Date
     let calendar: Calendar
+    let terminal: TerminalLocale
     private let dayFormatter: DateFormatter
     private let dayAndTimeFormatter: DateFormatter
 
-    init(now: Date = Date(), calendar: Calendar = .current, locale: Locale = .current) {
+    init(now: Date = Clock.now(), calendar: Calendar = .current, terminal: TerminalLocale = .current) {
         self.now = now
         self.calendar = calendar
+        self.terminal = terminal
+        let locale = terminal.locale
         dayFormatter = DateFormatter()
         dayFormatter.locale = locale
         dayFormatter.calendar = calendar
@@ -26,10 +29,21 @@ struct DateText {
     }
 
     /// `Nov 25, 2026` in the user's medium style.
-    func day(_ date: Date) -> String { dayFormatter.string(from: date) }
+    func day(_ date: Date) -> String { terminal.formatted(dayFormatter.string(from: date)) }
 
-    /// `Nov 25, 2026 at 9:15 AM` in the user's medium date and short time styles.
-    func dayAndTime(_ date: Date) -> String { dayAndTimeFormatter.string(from: date) }
+    /// `Nov 25, 2026 at 9:15 AM` in the user's medium date and short time styles (plain ASCII
+    /// in an ASCII locale).
+    func dayAndTime(_ date: Date) -> String { terminal.formatted(dayAndTimeFormatter.string(from: date)) }
+
+    /// A formatter for `template` (`EEEMMMd`: `Tue, 10 Nov`) in the user's locale and zone.
+    func formatter(template: String) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = terminal.locale
+        formatter.calendar = calendar
+        formatter.timeZone = calendar.timeZone
+        formatter.setLocalizedDateFormatFromTemplate(template)
+        return formatter
+    }
 
     /// A calendar day in the user's medium style, the same day in every time zone.
     func day(_ day: CalendarDay) -> String {

@@ -20,22 +20,29 @@ struct EditCommand: ParsableCommand {
     @Flag(name: .customLong("no-due"), help: "Remove the due date.")
     var noDue = false
     @OptionGroup var fields: TaskFieldOptions
+    @OptionGroup var removals: TaskRemovalOptions
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
         let number = try Arguments.reference(reference)
         if due != nil && noDue { throw CommandError.usage("--due and --no-due cannot be used together") }
-        if name == nil && notes == nil && due == nil && !noDue && fields.isEmpty {
+        if name == nil && notes == nil && due == nil && !noDue && fields.isEmpty && removals.isEmpty {
             throw CommandError.usage("nothing to change: give --name, --notes, --due, --no-due, --project, --no-project, "
                                      + "--tag, --untag, --priority, --remind or --no-remind")
         }
+        try removals.checkConflicts(with: fields)
         var changes = try fields.changes()
+        removals.add(to: &changes)
         changes.name = name
         if let notes { changes.notes = .some(notes) }
         if let due { changes.due = .some(try Arguments.due(due)) } else if noDue { changes.due = .some(nil) }
+        try Arguments.check(changes)
         let store = try storeOptions.open()
         let task = try store.task(withReference: number)
-        try store.edit(task, changes)
+        guard try store.edit(task, changes) else {
+            try Console.out("Nothing changed: \(task.reference) \(TerminalText.quoted(task.name)) already was as asked")
+            return
+        }
         try Console.out("Updated \(task.reference) \(TerminalText.quoted(task.name))")
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PersistKit
 
 /// One-line explanations of PersistKit's errors, for people rather than programmers.
@@ -44,12 +45,19 @@ enum ErrorText {
         }
     }
 
-    /// `50,002`: counts grouped by thousands the same in every locale, as TaskModel's messages.
-    static func grouped(_ number: Int) -> String {
-        let digits = String(number)
-        return digits.enumerated().map { index, digit in
-            index > 0 && (digits.count - index) % 3 == 0 ? ",\(digit)" : "\(digit)"
-        }.joined()
+    /// The line after `tasks: ` for argument-parser's own usage error (its message, without
+    /// the usage it prints after it): `unknown option '--bogus'`, the conflicting flags said as
+    /// `tasks` says every conflict, and where the usage is shown.
+    static func usageLine(parserMessage: String, helpCommand: String) -> String {
+        var line = firstLine(parserMessage.hasPrefix("Error: ") ? String(parserMessage.dropFirst(7)) : parserMessage)
+        // "Value to be set with flag '--completed' had already been set with flag '--incomplete'"
+        let conflict = line.split(separator: "'", omittingEmptySubsequences: false)
+        if line.hasPrefix("Value to be set with flag '"), line.contains("had already been set with flag"), conflict.count >= 5 {
+            line = "\(conflict[3]) and \(conflict[1]) cannot be used together"
+        }
+        // "Unknown option '--no-project'. Did you mean '--project'?": one sentence.
+        line = line.replacingOccurrences(of: ". Did you mean ", with: "; did you mean ")
+        return lowercasedFirst(line) + " (see \(helpCommand) --help)"
     }
 
     static func firstLine(_ text: String) -> String {

@@ -21,6 +21,6 @@ struct ExportCommand: ParsableCommand {
         // Checked to the last byte: a full disk is an error, never a shorter file.
         try OutputFile.write(data, toPath: file)
         let count = try store.count()
-        try Console.out("Exported \(count) task\(count == 1 ? "" : "s") to \(TerminalText.visible(file))")
+        try Console.out("Exported \(NumberText.count(count, "task")) to \(TerminalText.visible(file))")
     }
 }

@@ -12,7 +12,8 @@ enum FileErrors {
             return String(cString: message).lowercased()
         }
         switch nsError.code {
-        case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "no such file"
+        case NSFileReadNoSuchFileError: return "no such file"
+        case NSFileNoSuchFileError: return "no such file or directory"
         case NSFileReadNoPermissionError, NSFileWriteNoPermissionError: return "permission denied"
         case NSFileWriteOutOfSpaceError: return "no space left"
         default: return exists ? "it cannot be accessed" : "no such file or directory"

@@ -30,14 +30,17 @@ struct ImportCommand: ParsableCommand {
         let document: TaskDocument
         do {
             document = try TaskDocument(data: data)
+            try document.validate()
         } catch let error as PersistError {
             throw CommandError.failure("\(file == "-" ? "standard input" : file) is " + error.message)
         }
-        let store = try storeOptions.open()
+        // A store this import creates holds exactly what was imported: no examples (a backup
+        // restored into a new store gives back the tasks exported, no more).
+        let store = try storeOptions.open(stagesSampleData: false)
         let result = try store.importDocument(document, duplicates: keepDuplicates ? .keep : .skip)
-        var text = "Imported \(result.imported) task\(result.imported == 1 ? "" : "s")"
+        var text = "Imported " + NumberText.count(result.imported, "task")
         if result.skipped > 0 {
-            text += " (skipped \(result.skipped) already in the store)"
+            text += " (skipped \(NumberText.grouped(result.skipped)) already in the store)"
         }
         try Console.out(text)
     }

@@ -12,11 +12,11 @@ enum LabelTable {
     static func lines(_ summaries: [LabelSummary], prefix: String, style: Style) -> [String] {
         let names = summaries.map { prefix + TerminalText.visible($0.name) }
         let nameWidth = names.map(DisplayWidth.of).max() ?? 0
-        let openWidth = summaries.map { String($0.open).count }.max() ?? 0
-        let doneWidth = summaries.map { String($0.done).count }.max() ?? 0
+        let openWidth = summaries.map { NumberText.grouped($0.open).count }.max() ?? 0
+        let doneWidth = summaries.map { NumberText.grouped($0.done).count }.max() ?? 0
         return zip(names, summaries).map { name, summary in
-            let open = pad(String(summary.open), openWidth) + " open"
-            let done = pad(String(summary.done), doneWidth) + " done"
+            let open = pad(NumberText.grouped(summary.open), openWidth) + " open"
+            let done = pad(NumberText.grouped(summary.done), doneWidth) + " done"
             return name + String(repeating: " ", count: nameWidth - DisplayWidth.of(name)) + "  " + open + "  "
                 + style.dim(done)
         }

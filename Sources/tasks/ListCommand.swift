@@ -28,7 +28,7 @@ struct ListCommand: ParsableCommand {
                 TaskJSON.Section(name: $0.section.title, count: $0.tasks.count,
                                  tasks: $0.tasks.map { TaskJSON.Row($0, dates: dates, labels: labels) })
             })
-            try Console.out(TaskJSON.text(of: document))
+            try Console.out(TaskJSONText.string(of: document))
             return
         }
         var lines = ListRenderer(style: .forStandardOutput(), dates: dates, labels: labels).lines(for: sections)

@@ -55,7 +55,7 @@ struct ListRenderer {
         var lines: [String] = []
         for (index, entry) in sections.enumerated() {
             if index > 0 { lines.append("") }
-            lines.append(style.bold("\(entry.section.title) (\(entry.tasks.count))"))
+            lines.append(style.bold("\(entry.section.title) (\(NumberText.grouped(entry.tasks.count)))"))
             for task in cells[index] {
                 lines.append(row(task, widths))
             }

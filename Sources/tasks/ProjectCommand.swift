@@ -6,26 +6,7 @@ import TaskModel
 struct ProjectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "project", abstract: "Rename or remove a project.",
-        subcommands: [Rename.self, Remove.self])
-
-    /// `tasks project rename OLD NEW`.
-    struct Rename: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a project.")
-
-        @Argument(help: ArgumentHelp("The project's name.", valueName: "old"))
-        var old: String
-        @Argument(help: ArgumentHelp("Its new name.", valueName: "new"))
-        var new: String
-        @OptionGroup var storeOptions: StoreOptions
-
-        func run() throws {
-            let store = try storeOptions.open()
-            let current = try store.project(named: old)?.name ?? old
-            try store.renameProject(old, to: new)
-            let renamed = try store.project(named: new)?.name ?? new
-            try Console.out("Renamed project \(TerminalText.quoted(current)) to \(TerminalText.quoted(renamed))")
-        }
-    }
+        subcommands: [LabelRenameCommand<ProjectLabel>.self, Remove.self])
 
     /// `tasks project rm NAME [--with-tasks | --keep-tasks]`.
     struct Remove: ParsableCommand {
@@ -48,13 +29,13 @@ struct ProjectCommand: ParsableCommand {
             }
             let title = TerminalText.quoted(project.name)
             let count = project.tasks.count
+            let them = count == 1 ? "it" : "them"
             if count > 0 && !withTasks && !keepTasks {
-                throw CommandError.failure("project \(title) has \(count) task\(count == 1 ? "" : "s"): give --with-tasks "
-                                           + "to remove \(count == 1 ? "it" : "them") too, or --keep-tasks to keep "
-                                           + "\(count == 1 ? "it" : "them") without a project")
+                throw CommandError.failure("project \(title) has \(NumberText.count(count, "task")): give --with-tasks "
+                                           + "to remove \(them) too, or --keep-tasks to keep \(them) without a project")
             }
             try store.removeProject(named: project.name, withTasks ? .withTasks : .keepingTasks)
-            let tasks = "\(count) task\(count == 1 ? "" : "s")"
+            let tasks = NumberText.count(count, "task")
             switch (count, withTasks) {
             case (0, _): try Console.out("Removed project \(title)")
             case (_, true): try Console.out("Removed project \(title) and its \(tasks)")

@@ -21,7 +21,7 @@ final class ReminderReporter {
     /// The lines for reminders that have come due and were not shown yet.
     ///
     /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
-    func lines(now: Date = Date()) throws -> [String] {
+    func lines(now: Date = Clock.now()) throws -> [String] {
         var lines: [String] = []
         for task in try store.dueReminders(now: now) {
             guard let remindAt = task.remindAt else { continue }

@@ -9,10 +9,6 @@ struct RemoveCommand: ParsableCommand {
     var references: [String]
     @OptionGroup var storeOptions: StoreOptions
 
-    func validate() throws {
-        if references.isEmpty { throw ValidationError("give the number of at least one task to remove") }
-    }
-
     func run() throws {
         var numbers: [Int64] = []
         for reference in references {

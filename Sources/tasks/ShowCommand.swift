@@ -19,7 +19,7 @@ struct ShowCommand: ParsableCommand {
         let dates = DateText()
         let labels = try store.labels(of: [task])
         if json {
-            try Console.out(TaskJSON.text(of: TaskJSON.Row(task, dates: dates, labels: labels)))
+            try Console.out(TaskJSONText.string(of: TaskJSON.Row(task, dates: dates, labels: labels)))
             return
         }
         let style = Style.forStandardOutput()

@@ -15,12 +15,13 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
-        let stats = try storeOptions.open().stats(days: StatsRenderer.days)
+        let dates = DateText()
+        let stats = try storeOptions.open().stats(days: StatsRenderer.days, now: dates.now, calendar: dates.calendar)
         if json {
-            try Console.out(TaskJSON.text(of: StatsJSON(stats)))
+            try Console.out(TaskJSONText.string(of: StatsJSON(stats)))
             return
         }
-        try Console.out(lines: StatsRenderer(style: .forStandardOutput(), dates: DateText()).lines(for: stats))
+        try Console.out(lines: StatsRenderer(style: .forStandardOutput(), dates: dates).lines(for: stats))
     }
 }
 

@@ -35,12 +35,12 @@ struct StatsRenderer {
 
     func lines(for stats: TaskStats) -> [String] {
         var lines = chart(stats.completedPerDay)
-        lines += ["", style.bold("Open by project (\(stats.open))")]
+        lines += ["", style.bold("Open by project (\(NumberText.grouped(stats.open)))")]
         let projects = stats.openByProject.map { ($0.project.map { "+" + TerminalText.visible($0) } ?? "(no project)", $0.count) }
         lines += projects.isEmpty ? ["  none"] : table(projects)
         lines += ["", style.bold("Open by priority")]
         lines += table(stats.openByPriority.map { ($0.priority.name, $0.count) })
-        let overdue = "Overdue: \(stats.overdue)"
+        let overdue = "Overdue: " + NumberText.grouped(stats.overdue)
         lines += ["", stats.overdue > 0 ? style.red(overdue) : overdue]
         return lines
     }
@@ -49,20 +49,19 @@ struct StatsRenderer {
     private func chart(_ days: [TaskStats.DayCount]) -> [String] {
         let total = days.reduce(0) { $0 + $1.count }
         let most = days.map(\.count).max() ?? 0
-        let formatter = DateFormatter()
-        formatter.calendar = dates.calendar
-        formatter.timeZone = dates.calendar.timeZone
-        formatter.setLocalizedDateFormatFromTemplate("EEEMMMd")
-        let labels = days.map { day in day.day.startOfDay(in: dates.calendar).map(formatter.string) ?? day.day.isoText }
+        let formatter = dates.formatter(template: "EEEMMMd")
+        let labels = days.map { day in
+            day.day.startOfDay(in: dates.calendar).map { dates.terminal.formatted(formatter.string(from: $0)) } ?? day.day.isoText
+        }
         let labelWidth = labels.map(DisplayWidth.of).max() ?? 0
-        var lines = [style.bold("Completed in the last \(days.count) days (\(total))")]
+        var lines = [style.bold("Completed in the last \(days.count) days (\(NumberText.grouped(total)))")]
         let widths = days.map { barWidth($0.count, most: most) }
         let widestBar = widths.max() ?? 0
         for (index, day) in days.enumerated() {
             let label = labels[index] + String(repeating: " ", count: labelWidth - DisplayWidth.of(labels[index]))
-            let bar = String(repeating: "█", count: widths[index])
+            let bar = String(repeating: dates.terminal.glyph("█", ascii: "#"), count: widths[index])
             let gap = String(repeating: " ", count: widestBar - widths[index])
-            lines.append("  " + label + "  " + style.green(bar) + gap + (widestBar > 0 ? " " : "") + String(day.count))
+            lines.append("  " + label + "  " + style.green(bar) + gap + (widestBar > 0 ? " " : "") + NumberText.grouped(day.count))
         }
         return lines
     }
@@ -76,9 +75,9 @@ struct StatsRenderer {
     /// Names and counts in two aligned columns, counts right-aligned.
     private func table(_ rows: [(String, Int)]) -> [String] {
         let nameWidth = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
-        let countWidth = rows.map { String($0.1).count }.max() ?? 0
+        let countWidth = rows.map { NumberText.grouped($0.1).count }.max() ?? 0
         return rows.map { name, count in
-            let number = String(count)
+            let number = NumberText.grouped(count)
             return "  " + name + String(repeating: " ", count: nameWidth - DisplayWidth.of(name)) + "  "
                 + String(repeating: " ", count: countWidth - number.count) + number
         }

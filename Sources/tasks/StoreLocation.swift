@@ -55,8 +55,9 @@ struct StoreLocation {
         do {
             try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? "permission denied or no space"
-            throw CommandError.failure("cannot create the store's directory \(directory.path): \(reason)")
+            // The system's reason ("permission denied"), not Foundation's sentence about it.
+            throw CommandError.failure("cannot create the store's directory \(directory.path): "
+                                       + FileErrors.reason(error, path: directory.path))
         }
     }
 

@@ -11,23 +11,25 @@ struct StoreOptions: ParsableArguments {
     var store: String?
 
     /// Finds the store, creates its directory if needed, and opens it (a new store gets
-    /// example tasks; a store of an older tasks is upgraded, saying so on standard error).
+    /// example tasks unless `stagesSampleData` is false, as for an import; a store of an older
+    /// tasks is upgraded, saying so on standard error).
     ///
     /// - Throws: ``CommandError`` naming the path and the problem.
-    func open(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> TaskStore {
+    func open(stagesSampleData: Bool = true,
+              environment: [String: String] = ProcessInfo.processInfo.environment) throws -> TaskStore {
         let location = try StoreLocation.resolve(option: store, environment: environment)
         try location.createDirectory()
         try location.checkNotADirectory()
         let opened: TaskStore
         do {
-            opened = try TaskStore(url: location.url)
+            opened = try TaskStore(url: location.url, stagesSampleData: stagesSampleData, clock: Clock.now)
         } catch let error as PersistError {
             throw CommandError.failure(ErrorText.openingLine(for: error, path: location.displayPath))
         }
         if let upgrade = opened.upgrade {
             // Standard error: the command's own output (JSON, an export) stays as it always is.
             Console.error("Upgraded \(TerminalText.visible(location.url.lastPathComponent)) to version \(upgrade.toVersion) "
-                          + "(\(ErrorText.grouped(upgrade.taskCount)) task\(upgrade.taskCount == 1 ? "" : "s"))")
+                          + "(\(NumberText.count(upgrade.taskCount, "task")))")
         }
         return opened
     }

@@ -80,12 +80,4 @@ struct TaskJSON: Encodable {
             try container.encode(remindAt, forKey: .remindAt)
         }
     }
-
-    /// Pretty-printed, keys sorted.
-    static func text(of value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Only strings, numbers, booleans and nulls: encoding cannot fail.
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
 }

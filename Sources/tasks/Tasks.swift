@@ -11,7 +11,8 @@ struct Tasks: ParsableCommand {
         discussion: """
             The store is --store PATH, else $TASKS_STORE, else $XDG_DATA_HOME/tasks/tasks.sqlite, \
             else ~/.local/share/tasks/tasks.sqlite (options follow the command: tasks add NAME \
-            --store PATH). A new store starts with a few example tasks.
+            --store PATH). A new store starts with a few example tasks (one that import makes \
+            holds only what it imported).
 
             A task is referred to by its number, shown as #12 (type 12 or '#12': an unquoted # \
             starts a shell comment). DATE is 2026-11-25, today, tomorrow, +3d, +2w, or a weekday \
@@ -28,8 +29,9 @@ struct Tasks: ParsableCommand {
             """,
         version: Tasks.version,
         subcommands: [ListCommand.self, AddCommand.self, ShowCommand.self, EditCommand.self, DoneCommand.self,
-                      UndoCommand.self, RemoveCommand.self, ProjectsCommand.self, ProjectCommand.self, TagsCommand.self,
-                      TagCommand.self, StatsCommand.self, ExportCommand.self, ImportCommand.self, WatchCommand.self],
+                      UndoCommand.self, RemoveCommand.self, LabelListCommand<ProjectLabel>.self, ProjectCommand.self,
+                      LabelListCommand<TagLabel>.self, TagCommand.self, StatsCommand.self, ExportCommand.self,
+                      ImportCommand.self, WatchCommand.self],
         defaultSubcommand: ListCommand.self
     )
 
@@ -41,8 +43,10 @@ struct Tasks: ParsableCommand {
     /// code (64) for bad usage.
     static func main() {
         let status: Int32
+        let arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            var command = try parse(Array(CommandLine.arguments.dropFirst()))
+            _ = try Clock.fixed()
+            var command = try parse(arguments)
             try command.run()
             status = 0
         } catch let error as CommandError {
@@ -52,7 +56,7 @@ struct Tasks: ParsableCommand {
             Console.error("tasks: " + TerminalText.visible(ErrorText.line(for: error)))
             status = 1
         } catch {
-            status = report(error)
+            status = report(error, arguments: arguments)
         }
         // The command (and its store) is gone by now: SQLite has checkpointed and closed.
         Foundation.exit(status)
@@ -68,16 +72,21 @@ struct Tasks: ParsableCommand {
         }
     }
 
-    /// Help, version, and argument-parser's own usage errors, in its own words: help and
-    /// version on standard output (checked like every other write), errors on standard error.
-    private static func report(_ error: Error) -> Int32 {
-        let text = fullMessage(for: error)
+    /// Help and version on standard output (checked like every other write), in
+    /// argument-parser's words; its usage errors as one line on standard error, as every other
+    /// error (the usage itself is for `--help`).
+    private static func report(_ error: Error, arguments: [String]) -> Int32 {
         let code = exitCode(for: error)
         guard code == .success else {
-            if !text.isEmpty { Console.error(text) }
+            let text = message(for: error)
+            if !text.isEmpty {
+                Console.error("tasks: " + TerminalText.visible(ErrorText.usageLine(parserMessage: text,
+                                                                                   helpCommand: helpCommand(for: arguments))))
+            }
             return code.rawValue
         }
         do {
+            let text = fullMessage(for: error)
             if !text.isEmpty { try Console.out(text) }
             return code.rawValue
         } catch let error as CommandError {
@@ -86,5 +95,19 @@ struct Tasks: ParsableCommand {
         } catch {
             return ExitCode.failure.rawValue
         }
+    }
+
+    /// `tasks project rename`: the command (and subcommand) the arguments name, for the hint
+    /// of a usage error; `tasks list` when they name none (the default command).
+    static func helpCommand(for arguments: [String]) -> String {
+        var words = ["tasks"]
+        var commands = configuration.subcommands
+        for argument in arguments {
+            guard let command = commands.first(where: { $0.configuration.commandName == argument }) else { break }
+            words.append(argument)
+            commands = command.configuration.subcommands
+        }
+        if words.count == 1 { words.append("list") }
+        return words.joined(separator: " ")
     }
 }

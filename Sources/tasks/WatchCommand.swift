@@ -54,6 +54,20 @@ struct WatchCommand: ParsableCommand {
             }
         }
         defer { token.cancel() }
+        // Projects and tags are held so that the context merges (and reports) their renames
+        // by other processes; held afresh after each merge, to hold new ones too.
+        var heldLabels = (projects: try store.projects(), tags: try store.tags())
+        defer { withExtendedLifetime(heldLabels) {} }
+        var renamed: (projects: [Project], tags: [Tag]) = ([], [])
+        var merged = false
+        let labels = store.context.addObserver { changes in
+            merged = merged || !changes.isEmpty
+            for (object, _) in changes.updated {
+                if let project = object as? Project { renamed.projects.append(project) }
+                if let tag = object as? Tag { renamed.tags.append(tag) }
+            }
+        }
+        defer { labels.cancel() }
         let trace = WatchCommand.traceMerges ? store.context.addObserver { notice in
             Console.error("watch: " + (notice.invalidatedAll ? "refetched everything" : "merged \(notice.inserted.count) inserted, "
                           + "\(notice.updated.count) updated, \(notice.deleted.count) deleted"))
@@ -66,6 +80,15 @@ struct WatchCommand: ParsableCommand {
         while !Interrupt.wasRequested {
             store.context.processPendingChanges()
             if let outputError { throw outputError }
+            if !renamed.projects.isEmpty || !renamed.tags.isEmpty {
+                try Console.out(lines: reporter.lines(renaming: renamed.projects, renamed.tags, in: controller))
+                renamed = ([], [])
+            }
+            if merged {
+                heldLabels = (try store.projects(), try store.tags())
+                merged = false
+            }
+            reporter.endRound()
             round += 1
             if round % WatchCommand.reminderRounds == 0 { try Console.out(lines: try reminders.lines()) }
             Thread.sleep(forTimeInterval: WatchCommand.interval)

@@ -20,6 +20,9 @@ final class WatchReporter {
     }
 
     private var rows: [[Row]] = []
+    /// The tasks reported since ``endRound()``: a rename's line is not added for a task the
+    /// controller reported in the same merge.
+    private var reported = Set<String>()
 
     init(_ controller: FetchedResultsController<TaskItem>) {
         remember(controller)
@@ -51,17 +54,42 @@ final class WatchReporter {
             arrived.insert(task.reference)
             let place = "\(title(of: path.section, in: controller))"
             if movedReferences.contains(task.reference) || deletedReferences.contains(task.reference) {
-                lines.append("~ \(task.reference) moved to \(place) \(path.item + 1)")
+                lines.append("~ \(task.reference) moved to \(place) \(NumberText.grouped(path.item + 1))")
             } else {
-                lines.append("+ \(task.reference) \(quoted(task.name)) into \(place) at \(path.item + 1)")
+                lines.append("+ \(task.reference) \(quoted(task.name)) into \(place) at \(NumberText.grouped(path.item + 1))")
             }
         }
         for update in change.updatedRows {
             guard let task = controller.object(at: update.to), !arrived.contains(task.reference) else { continue }
             lines.append("~ \(task.reference) \(quoted(task.name)) changed")
         }
+        reported.formUnion(arrived)
+        reported.formUnion(change.updatedRows.compactMap { controller.object(at: $0.to)?.reference })
         remember(controller)
         return lines
+    }
+
+    /// The lines for the listed tasks of renamed projects and tags, in list order, one per
+    /// task: `~ #3 "Fix the gate" changed`. No task row changes in a rename, so the controller
+    /// reports nothing, but the rows show the new name.
+    func lines(renaming projects: [Project], _ tags: [Tag], in controller: FetchedResultsController<TaskItem>) -> [String] {
+        var touched = Set<ObjectIdentifier>()
+        for project in projects { touched.formUnion(project.tasks.map(ObjectIdentifier.init)) }
+        for tag in tags { touched.formUnion(tag.tasks.map(ObjectIdentifier.init)) }
+        guard !touched.isEmpty else { return [] }
+        var lines: [String] = []
+        for section in controller.sections {
+            for task in section.objects where touched.contains(ObjectIdentifier(task)) && !reported.contains(task.reference) {
+                reported.insert(task.reference)
+                lines.append("~ \(task.reference) \(quoted(task.name)) changed")
+            }
+        }
+        return lines
+    }
+
+    /// Ends one merge: the next one's lines are decided afresh.
+    func endRound() {
+        reported.removeAll()
     }
 
     private func remember(_ controller: FetchedResultsController<TaskItem>) {

@@ -42,8 +42,38 @@ final class SampleDataTests: XCTestCase {
 
     func testInMemoryStoreIsNewToo() throws {
         let container = try PersistentContainer(model: try TaskStore.makeModel(), store: .inMemory)
-        let store = try TaskStore(container: container)
+        let store = try TaskStore(container: container, stagesSampleData: true)
         XCTAssertTrue(store.didStageSampleData)
         XCTAssertGreaterThan(try store.count(), 0)
+    }
+
+    // Issue 25: a library user gets no example data unless asked (item 4), and the examples'
+    // times are possible ones (item 9).
+
+    func testALibraryStoreGetsNoExamplesUnlessAsked() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("taskmodel-samples-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = try TaskStore(url: directory.appendingPathComponent("plain.sqlite"))
+        XCTAssertFalse(plain.didStageSampleData)
+        XCTAssertEqual(try plain.count(), 0)
+        let inMemory = try TaskStore(container: try PersistentContainer(model: try TaskStore.makeModel(), store: .inMemory))
+        XCTAssertEqual(try inMemory.count(), 0)
+        let asked = try TaskStore(url: directory.appendingPathComponent("asked.sqlite"), stagesSampleData: true)
+        XCTAssertTrue(asked.didStageSampleData)
+        XCTAssertEqual(try asked.count(), 4)
+    }
+
+    /// The done example is completed when it is created, never before.
+    func testTheDoneExampleIsNotCompletedBeforeItWasCreated() throws {
+        let fixture = try TaskStoreFixture(stagesSampleData: true)
+        let tasks = try fixture.store.tasks()
+        XCTAssertTrue(tasks.contains { $0.completedAt != nil })
+        for task in tasks {
+            if let completedAt = task.completedAt {
+                XCTAssertGreaterThanOrEqual(completedAt, task.createdAt, "\(task.name) completed before it was created")
+            }
+        }
+        XCTAssertEqual(Set(tasks.map(\.createdAt)).count, 1, "the examples are made at one moment")
     }
 }

@@ -119,7 +119,7 @@ final class TaskTransferTests: XCTestCase {
             (#"{"name": "x", "isComplete": "yes", "createdAt": "2026-11-01T08:00:00.000Z"}"#,
              "not a valid task export (isComplete of task 3 should be true or false)"),
             ("7", "not a valid task export (task 3 should be"),
-            (#"{"name": " ", "createdAt": "2026-11-01T08:00:00.000Z"}"#, "task 3 of the document: a task's name cannot be empty"),
+            (#"{"name": " ", "createdAt": "2026-11-01T08:00:00.000Z"}"#, "not a valid task export (task 3: a task's name cannot be empty)"),
         ]
         for (third, expected) in cases {
             let text = #"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00Z", "tasks": ["#
@@ -236,10 +236,10 @@ final class TaskTransferTests: XCTestCase {
             (#""tasks": [{"name": "x", "createdAt": "2026-11-01T08:00:00.000Z", "due": "soon"}]}"#,
              "due of task 1: 'soon' is not a day"),
             (#""tasks": [{"name": "x", "createdAt": "2026-11-01T08:00:00.000Z", "tags": ["a b"]}]}"#,
-             "task 1 of the document: a tag's name cannot contain spaces"),
+             "not a valid task export (task 1: a tag's name cannot contain spaces)"),
             (#""tasks": [{"name": "x", "createdAt": "2026-11-01T08:00:00.000Z", "project": " "}]}"#,
-             "task 1 of the document: a project's name cannot be empty"),
-            (#""tasks": [], "projects": ["ok", ""]}"#, "project 2 of the document: a project's name cannot be empty"),
+             "not a valid task export (task 1: a project's name cannot be empty)"),
+            (#""tasks": [], "projects": ["ok", ""]}"#, "not a valid task export (project 2: a project's name cannot be empty)"),
             (#""tasks": [], "tags": 3}"#, "tags should be a list of strings"),
         ]
         for (tail, expected) in cases {

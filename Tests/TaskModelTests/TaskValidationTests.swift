@@ -64,7 +64,7 @@ final class TaskValidationTests: XCTestCase {
         let records = [TaskRecord(name: "Good", createdAt: created), TaskRecord(name: " ", createdAt: created)]
         XCTAssertThrowsError(try fixture.store.importRecords(records)) { error in
             XCTAssertEqual((error as? PersistError)?.code, .validation)
-            XCTAssertEqual((error as? PersistError)?.message, "task 2 of the document: a task's name cannot be empty")
+            XCTAssertEqual((error as? PersistError)?.message, "task 2: a task's name cannot be empty")
         }
         XCTAssertEqual(try fixture.store.count(), 0)
     }

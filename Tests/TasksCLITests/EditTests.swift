@@ -33,7 +33,22 @@ final class EditTests: XCTestCase {
                               + "--tag, --untag, --priority, --remind or --no-remind")
         try fixture.fails(["edit", String(number), "--due", "today", "--no-due"], status: 64,
                           message: "--due and --no-due cannot be used together")
-        try fixture.fails(["edit", String(number), "--name", "  "], status: 1, message: "a task's name cannot be empty")
+        try fixture.fails(["edit", String(number), "--name", "  "], status: 64, message: "a task's name cannot be empty")
         XCTAssertEqual(try fixture.list().task(number)?.name, "Call mom")
+    }
+
+    /// Issue 25, item 8: an edit that changes nothing says so (and writes nothing).
+    func testAnEditThatChangesNothingSaysSo() throws {
+        let fixture = try CLIFixture()
+        try fixture.makeEmptyStore()
+        let number = try fixture.add("Buy milk", "--tag", "errands", "--project", "Home", "--due", "2030-01-01")
+        let unchanged = "Nothing changed: #\(number) \"Buy milk\" already was as asked\n"
+        for arguments in [["--untag", "nosuchtag"], ["--tag", "errands"], ["--tag", "#ERRANDS"], ["--name", "Buy milk"],
+                          ["--project", "home"], ["--due", "2030-01-01"], ["--no-remind"], ["--priority", "normal"]] {
+            let before = fixture.storeBytes()
+            XCTAssertEqual(try fixture.ok(["edit", String(number)] + arguments).stdout, unchanged, "\(arguments)")
+            XCTAssertEqual(fixture.storeBytes(), before, "\(arguments) wrote to the store")
+        }
+        XCTAssertEqual(try fixture.ok("edit", String(number), "--tag", "shop").stdout, "Updated #\(number) \"Buy milk\"\n")
     }
 }

@@ -40,17 +40,17 @@ final class ErrorTests: XCTestCase {
     func testEmptyName() throws {
         let fixture = try CLIFixture()
         try fixture.ok("list")
-        try fixture.fails(["add", " "], status: 1, message: "a task's name cannot be empty")
+        try fixture.fails(["add", " "], status: 64, message: "a task's name cannot be empty")
     }
 
     func testNameLongerThan1000Characters() throws {
         let fixture = try CLIFixture()
         try fixture.makeEmptyStore()
         let longest = String(repeating: "x", count: 1_000)
-        try fixture.fails(["add", longest + "y"], status: 1,
+        try fixture.fails(["add", longest + "y"], status: 64,
                           message: "a task's name can be at most 1,000 characters (this one has 1,001)")
         let number = try fixture.add(longest)
-        try fixture.fails(["edit", String(number), "--name", longest + "yz"], status: 1,
+        try fixture.fails(["edit", String(number), "--name", longest + "yz"], status: 64,
                           message: "a task's name can be at most 1,000 characters (this one has 1,002)")
         XCTAssertEqual(try fixture.list().task(number)?.name, longest)
     }
@@ -134,17 +134,34 @@ final class ErrorTests: XCTestCase {
         XCTAssertEqual(result.stderr, "tasks: folder is a directory, not a task store\n")
     }
 
-    func testArgumentParserUsageErrors() throws {
+    /// Issue 25, item 7: argument-parser's own usage errors are one line, `tasks: ...`, exit 64;
+    /// the usage is for `--help`.
+    func testOptionParsingErrorsAreOneLine() throws {
         let fixture = try CLIFixture()
         try fixture.ok("list")
-        let before = fixture.storeBytes()
-        for arguments in [["--bogus"], ["add"], ["done"], ["show", "1", "2"], ["edit", "5", "--notes", "-1"]] {
-            let result = try fixture.run(arguments)
-            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
-            XCTAssertTrue(result.stderr.hasPrefix("Error: "), result.stderr)
-            XCTAssertEqual(result.stdout, "")
+        let cases: [([String], String)] = [
+            (["list", "--bogus"], "unknown option '--bogus' (see tasks list --help)"),
+            (["--bogus"], "unknown option '--bogus' (see tasks list --help)"),
+            (["rm"], "missing expected argument '<ref> ...' (see tasks rm --help)"),
+            (["list", "--incomplete", "--completed"], "--incomplete and --completed cannot be used together (see tasks list --help)"),
+            (["add"], "missing expected argument '<name>' (see tasks add --help)"),
+            (["show", "1", "2"], "unexpected argument '2' (see tasks show --help)"),
+            (["edit", "5", "--notes", "-1"], "missing value for '--notes <notes>' (see tasks edit --help)"),
+            (["project", "rename", "Home"], "missing expected argument '<new>' (see tasks project rename --help)"),
+        ]
+        for (arguments, message) in cases {
+            try fixture.fails(arguments, status: 64, message: message)
         }
-        XCTAssertEqual(fixture.storeBytes(), before)
-        XCTAssertEqual(try fixture.run(["--help"]).status, 0)
+        let help = try fixture.ok("list", "--help")
+        XCTAssertTrue(help.stdout.contains("USAGE: tasks list"), help.stdout)
+    }
+    /// Issue 25, item 10: a file error gives the system's reason, not Foundation's sentence
+    /// ("The file doesn’t exist.", with its curly apostrophe).
+    func testFileErrorsAreTheSystemsReasons() throws {
+        let fixture = try CLIFixture()
+        let result = try fixture.run(["list", "--store", "/proc/1/no-such-directory/tasks.sqlite"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "tasks: cannot create the store's directory /proc/1/no-such-directory: no such file or directory\n")
+        XCTAssertTrue(result.stderr.unicodeScalars.allSatisfy(\.isASCII), result.stderr)
     }
 }

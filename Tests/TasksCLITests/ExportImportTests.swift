@@ -52,7 +52,8 @@ final class ExportImportTests: XCTestCase {
         let emptyName = fixture.directory.appendingPathComponent("empty-name.json")
         try Data(#"{"format": "tasks", "version": 1, "exportedAt": "2026-11-01T08:00:00Z", "tasks": [{"name": "ok", "createdAt": "2026-11-01T08:00:00Z"}, {"name": " ", "createdAt": "2026-11-01T08:00:00Z"}]}"#.utf8)
             .write(to: emptyName)
-        try fixture.fails(["import", "empty-name.json"], status: 1, message: "task 2 of the document: a task's name cannot be empty")
+        try fixture.fails(["import", "empty-name.json"], status: 1,
+                          message: "empty-name.json is not a valid task export (task 2: a task's name cannot be empty)")
     }
 
     /// People count from 1: the second task of a file is "task 2" in every import error.

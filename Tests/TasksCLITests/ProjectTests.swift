@@ -41,8 +41,8 @@ final class ProjectTests: XCTestCase {
         XCTAssertNil(try fixture.list().task(task)?.project)
         try fixture.fails(["edit", String(task), "--project", "Home", "--no-project"], status: 64,
                           message: "--project and --no-project cannot be used together")
-        try fixture.fails(["add", "x", "--project", " "], status: 1, message: "a project's name cannot be empty")
-        try fixture.fails(["add", "x", "--project", String(repeating: "p", count: 101)], status: 1,
+        try fixture.fails(["add", "x", "--project", " "], status: 64, message: "a project's name cannot be empty")
+        try fixture.fails(["add", "x", "--project", String(repeating: "p", count: 101)], status: 64,
                           message: "a project's name can be at most 100 characters (this one has 101)")
     }
 
@@ -56,7 +56,7 @@ final class ProjectTests: XCTestCase {
         XCTAssertEqual(try fixture.ok("project", "rename", "house", "HOUSE").stdout, "Renamed project \"House\" to \"HOUSE\"\n")
         try fixture.fails(["project", "rename", "HOUSE", "work"], status: 1, message: "a project named \"Work\" already exists")
         try fixture.fails(["project", "rename", "Garden", "Yard"], status: 1, message: "no project named \"Garden\"")
-        try fixture.fails(["project", "rename", "HOUSE", ""], status: 1, message: "a project's name cannot be empty")
+        try fixture.fails(["project", "rename", "HOUSE", ""], status: 64, message: "a project's name cannot be empty")
     }
 
     func testRemoveIsRefusedWhileTheProjectHasTasksUnlessToldWhatToDo() throws {

@@ -46,76 +46,22 @@ final class ReminderTests: XCTestCase {
         let done = try fixture.add("Done", "--remind", instant(Date().addingTimeInterval(-60)))
         try fixture.ok("done", String(done))
 
-        var watch = try Watch(fixture)
-        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("! #\(past) \"Past\" reminder (") }, "on start: \(watch.output)")
-        XCTAssertTrue(watch.output.hasPrefix("Incomplete (3)\n"), "the list comes first: \(watch.output)")
-        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("! #\(soon) \"Soon\" reminder (") }, "when due: \(watch.output)")
-        try watch.stop()
-        XCTAssertEqual(watch.output.components(separatedBy: "reminder (").count - 1, 2, watch.output)
-        XCTAssertFalse(watch.output.contains("#\(later) \"Later\" reminder") || watch.output.contains("\"Done\" reminder"))
-        XCTAssertFalse(watch.output.contains("changed"), "showing a reminder changes no task: \(watch.output)")
+        var watch = try RunningTasks(fixture, ["watch"])
+        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("! #\(past) \"Past\" reminder (") }, "on start: \(watch.text)")
+        XCTAssertTrue(watch.text.hasPrefix("Incomplete (3)\n"), "the list comes first: \(watch.text)")
+        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("! #\(soon) \"Soon\" reminder (") }, "when due: \(watch.text)")
+        XCTAssertEqual(watch.interrupt(), 0)
+        XCTAssertEqual(watch.text.components(separatedBy: "reminder (").count - 1, 2, watch.text)
+        XCTAssertFalse(watch.text.contains("#\(later) \"Later\" reminder") || watch.text.contains("\"Done\" reminder"))
+        XCTAssertFalse(watch.text.contains("changed"), "showing a reminder changes no task: \(watch.text)")
 
         // Shown once: a new watch prints no reminder, until one is set again.
-        watch = try Watch(fixture)
+        watch = try RunningTasks(fixture, ["watch"])
         XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("Complete (1)") })
         Thread.sleep(forTimeInterval: 1.5)
-        XCTAssertFalse(watch.output.contains("reminder ("), watch.output)
+        XCTAssertFalse(watch.text.contains("reminder ("), watch.text)
         try fixture.ok("edit", String(past), "--remind", instant(Date().addingTimeInterval(-60)))
-        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("! #\(past) \"Past\" reminder (") }, watch.output)
-        try watch.stop()
-    }
-
-    /// `tasks watch` running, its standard output collected as it comes.
-    private struct Watch {
-        private let process = Process()
-        private let collected = Collected()
-
-        init(_ fixture: CLIFixture) throws {
-            process.executableURL = try XCTUnwrap(TasksBinary.url)
-            process.arguments = ["watch"]
-            process.environment = fixture.environment()
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            let collected = collected
-            pipe.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
-            try process.run()
-        }
-
-        var output: String { collected.current }
-
-        func wait(timeout: TimeInterval, until predicate: (String) -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if predicate(output) { return true }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return predicate(output)
-        }
-
-        func stop() throws {
-            kill(process.processIdentifier, SIGINT)
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-            if process.isRunning { process.terminate() }
-            XCTAssertEqual(process.terminationStatus, 0)
-        }
-    }
-
-    private final class Collected: @unchecked Sendable {
-        // @unchecked Sendable: `text` is only read and written while holding `lock`.
-        private let lock = NSLock()
-        private var text = ""
-
-        func append(_ data: Data) {
-            lock.lock()
-            text += String(decoding: data, as: UTF8.self)
-            lock.unlock()
-        }
-
-        var current: String {
-            lock.lock()
-            defer { lock.unlock() }
-            return text
-        }
+        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("! #\(past) \"Past\" reminder (") }, watch.text)
+        XCTAssertEqual(watch.interrupt(), 0)
     }
 }

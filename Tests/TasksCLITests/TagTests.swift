@@ -28,8 +28,8 @@ final class TagTests: XCTestCase {
         try fixture.ok("edit", String(task), "--untag", "SHOP", "--tag", "dairy", "--untag", "never-there")
         XCTAssertEqual(try fixture.list().task(task)?.tags, ["dairy", "errands"])
         try fixture.fails(["edit", String(task), "--tag", "x", "--untag", "#X"], status: 64, message: "--tag and --untag both name 'x'")
-        try fixture.fails(["add", "y", "--tag", "two words"], status: 1, message: "a tag's name cannot contain spaces")
-        try fixture.fails(["add", "y", "--tag", "#"], status: 1, message: "a tag's name cannot be empty")
+        try fixture.fails(["add", "y", "--tag", "two words"], status: 64, message: "a tag's name cannot contain spaces")
+        try fixture.fails(["add", "y", "--tag", "#"], status: 64, message: "a tag's name cannot be empty")
     }
 
     func testRenameAndRemove() throws {

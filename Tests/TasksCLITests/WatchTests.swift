@@ -3,75 +3,30 @@ import XCTest
 
 /// `tasks watch`: the list, then one line per change another process makes, until SIGINT.
 final class WatchTests: XCTestCase {
-    /// Standard output collected from a pipe as it arrives.
-    private final class Collected: @unchecked Sendable {
-        // @unchecked Sendable: `text` is only read and written while holding `lock`.
-        private let lock = NSLock()
-        private var text = ""
-
-        func append(_ data: Data) {
-            lock.lock()
-            text += String(decoding: data, as: UTF8.self)
-            lock.unlock()
-        }
-
-        var current: String {
-            lock.lock()
-            defer { lock.unlock() }
-            return text
-        }
-
-        /// Waits until `predicate` holds for the text, or `timeout` passes.
-        func wait(timeout: TimeInterval, until predicate: (String) -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if predicate(current) { return true }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            return predicate(current)
-        }
-    }
-
     func testWatchSeesAnotherProcessesChangesAndStopsOnSIGINT() throws {
         let fixture = try CLIFixture()
         try fixture.makeEmptyStore()
         let early = try fixture.add("Early", "--due", "2030-01-01")
         let late = try fixture.add("Late", "--due", "2030-12-01")
 
-        let watch = Process()
-        watch.executableURL = try XCTUnwrap(TasksBinary.url)
-        watch.arguments = ["watch"]
-        watch.environment = fixture.environment()
-        let pipe = Pipe()
-        watch.standardOutput = pipe
-        let collected = Collected()
-        pipe.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
-        try watch.run()
-        defer { if watch.isRunning { watch.terminate() } }
-
-        XCTAssertTrue(collected.wait(timeout: 10) { $0.contains("Complete (0)") }, "the list first: \(collected.current)")
-        XCTAssertTrue(collected.current.hasPrefix("Incomplete (2)\n"), collected.current)
+        let watch = try RunningTasks(fixture, ["watch"])
+        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("Complete (0)") }, "the list first: \(watch.text)")
+        XCTAssertTrue(watch.text.hasPrefix("Incomplete (2)\n"), watch.text)
 
         let added = try fixture.add("Phone the bank", "--due", "2030-06-01")
-        XCTAssertTrue(collected.wait(timeout: 2) { $0.contains("+ #\(added) \"Phone the bank\" into Incomplete at 2\n") },
-                      "an insert line within 2 seconds: \(collected.current)")
+        XCTAssertTrue(watch.wait(timeout: 2) { $0.contains("+ #\(added) \"Phone the bank\" into Incomplete at 2\n") },
+                      "an insert line within 2 seconds: \(watch.text)")
 
         try fixture.ok("done", String(early))
-        XCTAssertTrue(collected.wait(timeout: 2) { $0.contains("~ #\(early) moved to Complete 1\n") }, collected.current)
+        XCTAssertTrue(watch.wait(timeout: 2) { $0.contains("~ #\(early) moved to Complete 1\n") }, watch.text)
 
         try fixture.ok("edit", String(late), "--name", "Later")
-        XCTAssertTrue(collected.wait(timeout: 2) { $0.contains("~ #\(late) \"Later\" changed\n") }, collected.current)
+        XCTAssertTrue(watch.wait(timeout: 2) { $0.contains("~ #\(late) \"Later\" changed\n") }, watch.text)
 
         try fixture.ok("rm", String(added))
-        XCTAssertTrue(collected.wait(timeout: 2) { $0.contains("- #\(added)\n") }, collected.current)
+        XCTAssertTrue(watch.wait(timeout: 2) { $0.contains("- #\(added)\n") }, watch.text)
 
-        kill(watch.processIdentifier, SIGINT)
-        let stopped = Date().addingTimeInterval(5)
-        while watch.isRunning && Date() < stopped { Thread.sleep(forTimeInterval: 0.02) }
-        XCTAssertFalse(watch.isRunning, "watch stops on SIGINT")
-        pipe.fileHandleForReading.readabilityHandler = nil
-        XCTAssertEqual(watch.terminationReason, .exit)
-        XCTAssertEqual(watch.terminationStatus, 0)
+        XCTAssertEqual(watch.interrupt(), 0, "watch stops on SIGINT, exiting 0")
     }
 
     /// Another process's one change is one line, merged from the store's history: the list
@@ -82,67 +37,68 @@ final class WatchTests: XCTestCase {
         var references: [Int64] = []
         for day in 1...30 { references.append(try fixture.add("Task \(day)", "--due", String(format: "2030-01-%02d", day))) }
 
-        let watch = Process()
-        watch.executableURL = try XCTUnwrap(TasksBinary.url)
-        watch.arguments = ["watch"]
-        watch.environment = fixture.environment(["TASKS_TRACE_MERGES": "1"])
-        let output = Pipe(), errors = Pipe()
-        watch.standardOutput = output
-        watch.standardError = errors
-        let collected = Collected(), traced = Collected()
-        output.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
-        errors.fileHandleForReading.readabilityHandler = { handle in traced.append(handle.availableData) }
-        try watch.run()
-        defer { if watch.isRunning { watch.terminate() } }
-        XCTAssertTrue(collected.wait(timeout: 10) { $0.contains("Complete (0)") }, collected.current)
-        let listed = collected.current
+        let watch = try RunningTasks(fixture, ["watch"], environment: ["TASKS_TRACE_MERGES": "1"])
+        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("Complete (0)") }, watch.text)
+        let listed = watch.text
 
         try fixture.ok("edit", String(references[9]), "--name", "Renamed")
         let renamed = "~ #\(references[9]) \"Renamed\" changed\n"
-        XCTAssertTrue(collected.wait(timeout: 5) { $0.contains(renamed) }, collected.current)
+        XCTAssertTrue(watch.wait(timeout: 5) { $0.contains(renamed) }, watch.text)
         try fixture.ok("done", String(references[20]))
         let completed = "~ #\(references[20]) moved to Complete 1\n"
-        XCTAssertTrue(collected.wait(timeout: 5) { $0.contains(completed) }, collected.current)
-        XCTAssertTrue(traced.wait(timeout: 5) { $0.components(separatedBy: "\n").filter { $0.hasPrefix("watch: merged") }.count == 2 },
-                      traced.current)
+        XCTAssertTrue(watch.wait(timeout: 5) { $0.contains(completed) }, watch.text)
+        XCTAssertTrue(watch.waitForErrors(timeout: 5) { $0.components(separatedBy: "\n").filter { $0.hasPrefix("watch: merged") }.count == 2 },
+                      watch.errorText)
 
         // Each change is exactly one line, in order, and neither refetched the list.
-        XCTAssertEqual(String(collected.current.dropFirst(listed.count)), renamed + completed)
-        XCTAssertEqual(traced.current, "watch: merged 0 inserted, 1 updated, 0 deleted\n"
+        XCTAssertEqual(String(watch.text.dropFirst(listed.count)), renamed + completed)
+        XCTAssertEqual(watch.errorText, "watch: merged 0 inserted, 1 updated, 0 deleted\n"
                        + "watch: merged 0 inserted, 1 updated, 0 deleted\n")
 
-        kill(watch.processIdentifier, SIGINT)
-        let stopped = Date().addingTimeInterval(5)
-        while watch.isRunning && Date() < stopped { Thread.sleep(forTimeInterval: 0.02) }
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
-        XCTAssertFalse(watch.isRunning, "watch stops on SIGINT")
+        XCTAssertEqual(watch.interrupt(), 0, "watch stops on SIGINT")
     }
 
     func testWatchShowsControlCharactersEscaped() throws {
         let fixture = try CLIFixture()
         try fixture.makeEmptyStore()
-        let watch = Process()
-        watch.executableURL = try XCTUnwrap(TasksBinary.url)
-        watch.arguments = ["watch"]
-        watch.environment = fixture.environment()
-        let pipe = Pipe()
-        watch.standardOutput = pipe
-        let collected = Collected()
-        pipe.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
-        try watch.run()
-        defer { if watch.isRunning { watch.terminate() } }
-        XCTAssertTrue(collected.wait(timeout: 10) { $0.contains("Complete (0)") }, collected.current)
+        let watch = try RunningTasks(fixture, ["watch"])
+        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("Complete (0)") }, watch.text)
 
         let added = try fixture.add("Clear \u{1B}[2J screen")
         let line = "+ #\(added) \"Clear \\u{1B}[2J screen\" into Incomplete at 1\n"
-        XCTAssertTrue(collected.wait(timeout: 5) { $0.contains(line) }, collected.current)
-        XCTAssertFalse(collected.current.contains("\u{1B}"), "no raw escape: \(collected.current)")
+        XCTAssertTrue(watch.wait(timeout: 5) { $0.contains(line) }, watch.text)
+        XCTAssertFalse(watch.text.contains("\u{1B}"), "no raw escape: \(watch.text)")
 
-        kill(watch.processIdentifier, SIGINT)
-        let stopped = Date().addingTimeInterval(5)
-        while watch.isRunning && Date() < stopped { Thread.sleep(forTimeInterval: 0.02) }
-        pipe.fileHandleForReading.readabilityHandler = nil
-        XCTAssertFalse(watch.isRunning, "watch stops on SIGINT")
+        XCTAssertEqual(watch.interrupt(), 0, "watch stops on SIGINT")
+    }
+
+    /// Issue 25, item 5: renaming a project or a tag changes no task row, but changes the rows
+    /// the watch shows: one line per listed task of that project or tag, as for any edit.
+    func testRenamingAProjectOrATagIsALinePerTaskShowingIt() throws {
+        let fixture = try CLIFixture()
+        try fixture.makeEmptyStore()
+        let gate = try fixture.add("Fix the gate", "--due", "2030-01-01", "--project", "Q1")
+        let rent = try fixture.add("Pay rent", "--due", "2030-01-02", "--project", "Q1", "--tag", "bills")
+        let phone = try fixture.add("Phone bill", "--due", "2030-01-03", "--tag", "bills")
+        try fixture.add("Unrelated", "--due", "2030-01-04")
+        let watch = try RunningTasks(fixture, ["watch"])
+        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("Complete (0)") }, watch.text)
+        let listed = watch.text
+
+        try fixture.ok("project", "rename", "Q1", "Q2")
+        let projectLines = "~ #\(gate) \"Fix the gate\" changed\n~ #\(rent) \"Pay rent\" changed\n"
+        XCTAssertTrue(watch.wait(timeout: 5) { $0.hasSuffix(projectLines) }, watch.text)
+        try fixture.ok("tag", "rename", "bills", "money")
+        let tagLines = "~ #\(rent) \"Pay rent\" changed\n~ #\(phone) \"Phone bill\" changed\n"
+        XCTAssertTrue(watch.wait(timeout: 5) { $0.hasSuffix(tagLines) }, watch.text)
+        // A project made after the watch started is renamed too.
+        let later = try fixture.add("Later", "--due", "2030-01-05", "--project", "New")
+        // Merged apart: in one merge, the insert's line already shows the new name.
+        XCTAssertTrue(watch.wait(timeout: 5) { $0.hasSuffix("+ #\(later) \"Later\" into Incomplete at 5\n") }, watch.text)
+        try fixture.ok("project", "rename", "New", "Newer")
+        let laterLines = "+ #\(later) \"Later\" into Incomplete at 5\n~ #\(later) \"Later\" changed\n"
+        XCTAssertTrue(watch.wait(timeout: 5) { $0.hasSuffix(laterLines) }, watch.text)
+        XCTAssertEqual(watch.interrupt(), 0)
+        XCTAssertEqual(String(watch.text.dropFirst(listed.count)), projectLines + tagLines + laterLines, "one line per task, no more")
     }
 }

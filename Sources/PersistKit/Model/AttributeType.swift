@@ -37,6 +37,12 @@ public enum AttributeType: String, Sendable, Codable, CaseIterable {
     /// Any `Codable` value, stored as JSON text with sorted keys.
     case json
 
+    /// The type's name after its article, for messages: `an integer`, `a string`, `a uuid`.
+    var nameWithArticle: String {
+        // Of the names, only the integers' begin with a vowel sound ("uuid" and "uri" do not).
+        (rawValue.hasPrefix("integer") ? "an " : "a ") + rawValue
+    }
+
     /// The SQLite column type used for this attribute type.
     var columnType: String {
         switch self {

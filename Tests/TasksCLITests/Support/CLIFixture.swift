@@ -15,9 +15,12 @@ extension Array where Element == String {
     func dropLastIfEmpty() -> [String] { last == "" ? Array(dropLast()) : self }
 }
 
-/// The built `tasks` binary: next to the test bundle in the products directory.
+/// The `tasks` binary under test: `TASKS_BINARY` when set (to run these tests against another
+/// build, an older one to see a test fail), else the one built next to the test bundle in the
+/// products directory.
 enum TasksBinary {
     static let url: URL? = {
+        if let path = ProcessInfo.processInfo.environment["TASKS_BINARY"], !path.isEmpty { return URL(fileURLWithPath: path) }
         var candidates: [URL] = []
         // Linux: the test runner is an executable in the products directory.
         if let executable = Bundle.main.executableURL {
@@ -46,11 +49,14 @@ final class CLIFixture {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    /// The environment a run gets: the caller's (for locale and time zone), without anything
-    /// that would point `tasks` elsewhere, plus `TASKS_STORE` and a private `HOME`.
+    /// The environment a run gets: the caller's (for its time zone), without anything that
+    /// would point `tasks` elsewhere or fix its clock, plus `TASKS_STORE`, a private `HOME`,
+    /// and `LC_ALL=C.UTF-8` (dates as the tests' own formatters write them, whatever the
+    /// caller's locale).
     func environment(_ extra: [String: String?] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        for key in ["TASKS_STORE", "XDG_DATA_HOME", "NO_COLOR"] { environment[key] = nil }
+        for key in ["TASKS_STORE", "XDG_DATA_HOME", "NO_COLOR", "TASKS_NOW", "LC_TIME", "LANG"] { environment[key] = nil }
+        environment["LC_ALL"] = "C.UTF-8"
         environment["HOME"] = directory.appendingPathComponent("home").path
         environment["TASKS_STORE"] = storeURL.path
         for (key, value) in extra { environment[key] = value }
@@ -99,6 +105,13 @@ final class CLIFixture {
     @discardableResult
     func ok(_ arguments: String..., environment extra: [String: String?] = [:], input: Data? = nil,
             file: StaticString = #filePath, line: UInt = #line) throws -> CLIResult {
+        try ok(arguments, environment: extra, input: input, file: file, line: line)
+    }
+
+    /// Runs `tasks` and fails the test unless it exits 0.
+    @discardableResult
+    func ok(_ arguments: [String], environment extra: [String: String?] = [:], input: Data? = nil,
+            file: StaticString = #filePath, line: UInt = #line) throws -> CLIResult {
         let result = try run(arguments, environment: extra, input: input, file: file, line: line)
         XCTAssertEqual(result.status, 0, "tasks \(arguments.joined(separator: " ")): \(result.stderr)", file: file, line: line)
         XCTAssertEqual(result.stderr, "", file: file, line: line)
@@ -145,6 +158,12 @@ final class CLIFixture {
     /// Adds a task and returns its number, read from "Added #12 ...".
     @discardableResult
     func add(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> Int64 {
+        try add(arguments, file: file, line: line)
+    }
+
+    /// Adds a task and returns its number.
+    @discardableResult
+    func add(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Int64 {
         let result = try run(["add"] + arguments, file: file, line: line)
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
         let number = result.stdout.split(separator: " ").dropFirst().first.map { $0.dropFirst() }.flatMap { Int64($0) }

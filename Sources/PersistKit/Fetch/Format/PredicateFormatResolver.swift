@@ -195,7 +195,7 @@ struct PredicateFormatResolver {
             if let float = swift as? Float { return .real(Double(float)) }
         }
         guard let stored = ModelValueCoding.storedValue(from: swift, type: attribute.type) else {
-            throw fail("\(ModelValueCoding.typeName(of: swift)) value \(String(describing: swift ?? "nil")) does not fit \(attribute.name), a \(attribute.type.rawValue) attribute",
+            throw fail("\(ModelValueCoding.typeName(of: swift)) value \(String(describing: swift ?? "nil")) does not fit \(attribute.name), \(attribute.type.nameWithArticle) attribute",
                        at: position, attribute: attribute.name)
         }
         return stored

@@ -68,7 +68,7 @@ extension FoundationPredicateTranslator {
                            _ change: (inout FoundationPredicateArithmetic) throws -> Void) throws -> FoundationPredicateOperand.Attribute {
         guard var arithmetic = operand.arithmetic ?? FoundationPredicateArithmetic(type: operand.attribute.type) else {
             throw PersistError(.invalidPredicate,
-                "Arithmetic on \(operand.name), a \(operand.attribute.type.rawValue) attribute, is not supported",
+                "Arithmetic on \(operand.name), \(operand.attribute.type.nameWithArticle) attribute, is not supported",
                 attribute: operand.name)
         }
         try change(&arithmetic)
