@@ -1,34 +1,42 @@
 import Foundation
 import PersistKit
 
-/// An export of a task store: every task, project and tag, as JSON with ISO 8601 instants (UTC,
-/// milliseconds).
+/// An export of a task store: every task, project and tag, the days reviewed and the daily
+/// limits, as JSON with ISO 8601 instants (UTC, milliseconds).
 ///
 /// ```json
 /// {
 ///   "exportedAt" : "2026-11-21T17:02:11.512Z",
 ///   "format" : "tasks",
+///   "limits" : { "high" : 1, "low" : 5, "normal" : 3 },
 ///   "projects" : [ "Home" ],
+///   "reviews" : [
+///     { "backlogged" : 1, "carried" : 0, "completed" : 2, "day" : "2026-11-20", "planned" : 3,
+///       "projects" : [ { "completed" : 2, "planned" : 3, "project" : "Home" } ],
+///       "reviewedAt" : "2026-11-20T18:00:00.000Z" }
+///   ],
 ///   "tags" : [ "errands" ],
 ///   "tasks" : [
-///     { "completedAt" : null, "createdAt" : "2026-11-20T09:15:02.417Z", "due" : "2026-11-25",
-///       "isComplete" : false, "name" : "Buy milk", "notes" : null, "priority" : "normal",
-///       "project" : "Home", "remindAt" : null, "tags" : [ "errands" ] }
+///     { "backloggedAt" : null, "completedAt" : null, "createdAt" : "2026-11-20T09:15:02.417Z",
+///       "due" : "2026-11-25", "isComplete" : false, "name" : "Buy milk", "notes" : null,
+///       "plannedFor" : "2026-11-21", "priority" : "normal", "project" : "Home", "remindAt" : null,
+///       "tags" : [ "errands" ] }
 ///   ],
-///   "version" : 2
+///   "version" : 3
 /// }
 /// ```
 ///
 /// Tasks are listed in list order; `projects` and `tags` list every project and tag by name,
-/// those without tasks too. Version 1 documents (no projects, tags, priorities, completion or
-/// reminder times; every due an instant) are read too. Make one with
+/// those without tasks too; `reviews` every day reviewed, oldest first (``DayReview``).
+/// Version 1 documents (no projects, tags, priorities, completion or reminder times; every due
+/// an instant) and version 2 (no day plan) are read too. Make one with
 /// ``TaskStore/exportDocument()``; read one with ``init(data:)`` or
 /// ``TaskStore/importDocument(_:duplicates:)``.
 public struct TaskDocument: Codable, Sendable, Hashable {
     /// The value of `format` in every task export.
     public static let formatName = "tasks"
     /// The document version this TaskModel writes and the newest it reads.
-    public static let currentVersion = 2
+    public static let currentVersion = 3
 
     /// Always ``formatName``: tells a task export from other JSON.
     public var format: String
@@ -42,23 +50,31 @@ public struct TaskDocument: Codable, Sendable, Hashable {
     public var projects: [String]
     /// Every tag's name (empty in version 1 documents).
     public var tags: [String]
+    /// The days reviewed, oldest first (empty before version 3).
+    public var reviews: [DayReview]
+    /// The store's daily limits (nil before version 3); an import applies them to a store it
+    /// restores into, one that had no task and no day.
+    public var limits: DayLimits?
 
-    /// A document of these tasks, projects and tags.
-    public init(tasks: [TaskRecord], projects: [String] = [], tags: [String] = [], exportedAt: Date = Date()) {
+    /// A document of these tasks, projects, tags, reviews and limits.
+    public init(tasks: [TaskRecord], projects: [String] = [], tags: [String] = [], reviews: [DayReview] = [],
+                limits: DayLimits? = nil, exportedAt: Date = Date()) {
         format = TaskDocument.formatName
         version = TaskDocument.currentVersion
         self.exportedAt = TaskDateCoding.normalized(exportedAt)
         self.tasks = tasks
         self.projects = projects
         self.tags = tags
+        self.reviews = reviews
+        self.limits = limits
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, version, exportedAt, tasks, projects, tags
+        case format, version, exportedAt, tasks, projects, tags, reviews, limits
     }
 
     /// Reads the document's values (after ``init(data:)`` checked its format and version);
-    /// `projects` and `tags` may be missing.
+    /// `projects`, `tags`, `reviews` and `limits` may be missing.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         format = try container.decode(String.self, forKey: .format)
@@ -67,6 +83,21 @@ public struct TaskDocument: Codable, Sendable, Hashable {
         tasks = try container.decode([TaskRecord].self, forKey: .tasks)
         projects = try container.decodeIfPresent([String].self, forKey: .projects) ?? []
         tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+        reviews = try container.decodeIfPresent([DayReview].self, forKey: .reviews) ?? []
+        limits = try container.decodeIfPresent(DayLimits.self, forKey: .limits)
+    }
+
+    /// Writes every key, `null` for no limits, so the document's shape never varies.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(version, forKey: .version)
+        try container.encode(exportedAt, forKey: .exportedAt)
+        try container.encode(tasks, forKey: .tasks)
+        try container.encode(projects, forKey: .projects)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(reviews, forKey: .reviews)
+        try container.encode(limits, forKey: .limits)
     }
 
     /// Reads a document from JSON.
@@ -138,6 +169,22 @@ public struct TaskDocument: Codable, Sendable, Hashable {
             _ = try TaskStore.cleanRecords(importedRecords)
             _ = try TaskStore.cleanLabels(projects, kind: .project)
             _ = try TaskStore.cleanLabels(tags, kind: .tag)
+            var days = Set<CalendarDay>()
+            for (index, review) in reviews.enumerated() {
+                if let problem = review.problem {
+                    throw PersistError(.validation, "review \(index + 1): \(problem)", entity: Day.entityName)
+                }
+                guard days.insert(review.day).inserted else {
+                    throw PersistError(.validation, "review \(index + 1): \(review.day.isoText) is reviewed twice", entity: Day.entityName)
+                }
+            }
+            if let limits {
+                for priority in TaskPriority.allCases.reversed() where !DayLimits.allowed.contains(limits[priority]) {
+                    throw PersistError(.validation, "limits: the \(priority.name)-priority limit must be from "
+                                       + "\(DayLimits.allowed.lowerBound) to \(DayLimits.allowed.upperBound), not \(limits[priority])",
+                                       entity: StoreInfo.entityName)
+                }
+            }
         } catch var error as PersistError where error.code == .validation {
             error.message = "not a valid task export (\(error.message))"
             throw error
@@ -161,7 +208,11 @@ public struct TaskDocument: Codable, Sendable, Hashable {
                     continue
                 }
                 let list = words.popLast()
-                words.append(list == "tasks" ? "task \(index + 1)" : "item \(index + 1) of \(list ?? "the document")")
+                switch list {
+                case "tasks": words.append("task \(index + 1)")
+                case "reviews": words.append("review \(index + 1)")
+                default: words.append("item \(index + 1) of \(list ?? "the document")")
+                }
             }
             return words.isEmpty ? "the document" : words.reversed().joined(separator: " of ")
         }
@@ -187,7 +238,14 @@ public struct TaskDocument: Codable, Sendable, Hashable {
         case is [TaskRecord].Type: return "a list of tasks"
         case is [String].Type: return "a list of strings"
         // A list is asked for as Array<Any> before its elements' type is known: the key tells.
-        case is [Any].Type: return key?.stringValue == "tasks" ? "a list of tasks" : "a list of strings"
+        case is [DayReview].Type: return "a list of reviews"
+        case is DayLimits.Type: return "an object of limits"
+        case is [Any].Type:
+            switch key?.stringValue {
+            case "tasks": return "a list of tasks"
+            case "reviews": return "a list of reviews"
+            default: return "a list of strings"
+            }
         default: return "a \(type)"
         }
     }

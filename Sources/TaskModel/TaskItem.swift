@@ -2,7 +2,8 @@ import Foundation
 import PersistKit
 
 /// One thing to do: a name, optional notes, an optional due day or time, a done/not-done state,
-/// a priority, an optional reminder, an optional project and any number of tags.
+/// a priority, an optional reminder, an optional project and any number of tags; and where it
+/// stands in the day plan: on a ``Day``'s plan, in the backlog, or neither.
 ///
 /// The class is `TaskItem` but its entity is named "Task": a public class named `Task` would
 /// shadow Swift Concurrency's `Task` in every module that imports TaskModel.
@@ -44,10 +45,16 @@ public final class TaskItem: ManagedObject {
     @Attribute public var completedAt: Date?
     /// When to remind about the task (`tasks watch` prints a line then); nil for no reminder.
     @Attribute public var remindAt: Date?
+    /// When the task was moved to the backlog (by a review, or taken off a plan); nil while it
+    /// is not in the backlog. Planning the task takes it out. (Model version 3.)
+    @Attribute public var backloggedAt: Date?
     /// The project the task is filed in; nil for none.
     @Relationship(inverse: \Project.tasks) public var project: Project?
     /// The task's tags.
     @Relationship(inverse: \Tag.tasks) public var tags: Set<Tag>
+    /// The day whose plan the task is on; nil for none. A task done on its day stays on that
+    /// day's plan after the review; one not done leaves it. (Model version 3.)
+    @Relationship(inverse: \Day.tasks) public var day: Day?
 
     /// Records the creation time, rounded to the millisecond so that an export (which writes
     /// milliseconds) gives it back exactly.
@@ -91,6 +98,15 @@ public final class TaskItem: ManagedObject {
     public func dueStatus(now: Date = Date(), calendar: Calendar = .current) -> DueStatus? {
         guard !isComplete, due != nil else { return nil }
         return dueDay(calendar: calendar).map { DueStatus(day: $0, today: CalendarDay(date: now, calendar: calendar)) }
+    }
+
+    /// Whether the task waits in the backlog (``backloggedAt`` is set).
+    public var isInBacklog: Bool { backloggedAt != nil }
+
+    /// Where the task stands in the day plan.
+    public var planPlace: PlanPlace {
+        if let day { return .day(day.calendarDay) }
+        return backloggedAt == nil ? .none : .backlog
     }
 
     /// The calendar day of a due day (``dueIsDay``); nil for no due or a due instant.

@@ -4,12 +4,15 @@ import Foundation
 /// gives imported tasks references of its own).
 ///
 /// ```json
-/// {"completedAt": null, "createdAt": "2026-11-20T09:15:02.417Z", "due": "2026-11-25",
-///  "isComplete": false, "name": "Buy milk", "notes": "Oat milk", "priority": "high",
-///  "project": "Home", "remindAt": "2026-11-25T08:00:00.000Z", "tags": ["errands"]}
+/// {"backloggedAt": null, "completedAt": null, "createdAt": "2026-11-20T09:15:02.417Z",
+///  "due": "2026-11-25", "isComplete": false, "name": "Buy milk", "notes": "Oat milk",
+///  "plannedFor": "2026-11-21", "priority": "high", "project": "Home",
+///  "remindAt": "2026-11-25T08:00:00.000Z", "tags": ["errands"]}
 /// ```
 /// `due` is a day (`2026-11-25`) or an instant (ISO 8601, UTC, milliseconds). `notes`, `due`,
-/// `project`, `completedAt` and `remindAt` are `null` when the task has none; `tags` is sorted.
+/// `project`, `completedAt`, `remindAt`, `plannedFor` (the day whose plan the task is on) and
+/// `backloggedAt` (when it went to the backlog) are `null` when the task has none; `tags` is
+/// sorted.
 public struct TaskRecord: Codable, Sendable, Hashable {
     /// The task's name.
     public var name: String
@@ -31,11 +34,15 @@ public struct TaskRecord: Codable, Sendable, Hashable {
     public var completedAt: Date?
     /// When to remind about the task, nil for no reminder.
     public var remindAt: Date?
+    /// The day whose plan the task is on, nil for none (version 3).
+    public var plannedFor: CalendarDay?
+    /// When the task went to the backlog, nil when it is not there (version 3).
+    public var backloggedAt: Date?
 
     /// A record with these values.
     public init(name: String, notes: String? = nil, due: TaskDue? = nil, isComplete: Bool = false, createdAt: Date,
                 priority: TaskPriority = .normal, project: String? = nil, tags: [String] = [], completedAt: Date? = nil,
-                remindAt: Date? = nil) {
+                remindAt: Date? = nil, plannedFor: CalendarDay? = nil, backloggedAt: Date? = nil) {
         self.name = name
         self.notes = notes
         self.due = due
@@ -46,28 +53,33 @@ public struct TaskRecord: Codable, Sendable, Hashable {
         self.tags = tags
         self.completedAt = completedAt
         self.remindAt = remindAt
+        self.plannedFor = plannedFor
+        self.backloggedAt = backloggedAt
     }
 
     /// The record of a task's current values.
     public init(_ task: TaskItem) {
         self.init(name: task.name, notes: task.notes, due: task.dueValue, isComplete: task.isComplete,
                   createdAt: task.createdAt, priority: task.priority, project: task.project?.name, tags: task.tagNames,
-                  completedAt: task.completedAt, remindAt: task.remindAt)
+                  completedAt: task.completedAt, remindAt: task.remindAt, plannedFor: task.day?.calendarDay,
+                  backloggedAt: task.isComplete ? nil : task.backloggedAt)
     }
 
     /// The record of a task whose labels were read with ``TaskStore/labels(of:)``.
     init(_ task: TaskItem, labels: TaskLabels) {
         self.init(name: task.name, notes: task.notes, due: task.dueValue, isComplete: task.isComplete,
                   createdAt: task.createdAt, priority: task.priority, project: labels.project(of: task),
-                  tags: labels.tags(of: task), completedAt: task.completedAt, remindAt: task.remindAt)
+                  tags: labels.tags(of: task), completedAt: task.completedAt, remindAt: task.remindAt,
+                  plannedFor: labels.plannedDay(of: task), backloggedAt: task.isComplete ? nil : task.backloggedAt)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, notes, due, isComplete, createdAt, priority, project, tags, completedAt, remindAt
+        case name, notes, due, isComplete, createdAt, priority, project, tags, completedAt, remindAt, plannedFor, backloggedAt
     }
 
     /// Reads a record; every key but `name` and `createdAt` may be missing (version 1 documents
-    /// have only `notes`, `due` and `isComplete` besides).
+    /// have only `notes`, `due` and `isComplete` besides; version 2 has no `plannedFor` and
+    /// `backloggedAt`).
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
@@ -88,6 +100,14 @@ public struct TaskRecord: Codable, Sendable, Hashable {
         tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
         completedAt = try container.decodeIfPresent(Date.self, forKey: .completedAt)
         remindAt = try container.decodeIfPresent(Date.self, forKey: .remindAt)
+        if let text = try container.decodeIfPresent(String.self, forKey: .plannedFor) {
+            guard let day = CalendarDay(isoText: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .plannedFor, in: container,
+                    debugDescription: "'\(text)' is not a day (like 2026-11-25)")
+            }
+            plannedFor = day
+        }
+        backloggedAt = try container.decodeIfPresent(Date.self, forKey: .backloggedAt)
     }
 
     /// A day (`2026-11-25`) or an ISO 8601 instant.
@@ -116,5 +136,7 @@ public struct TaskRecord: Codable, Sendable, Hashable {
         try container.encode(tags, forKey: .tags)
         try container.encode(completedAt, forKey: .completedAt)
         try container.encode(remindAt, forKey: .remindAt)
+        try container.encode(plannedFor?.isoText, forKey: .plannedFor)
+        try container.encode(backloggedAt, forKey: .backloggedAt)
     }
 }

@@ -1,5 +1,6 @@
-/// Figures about a task store: completions per day, open tasks by project and by priority,
-/// overdue tasks (``TaskStore/stats(days:now:calendar:)``).
+/// Figures about a task store: completions per day, how each day's plan ended and completion
+/// per project, open tasks by project and by priority, overdue tasks
+/// (``TaskStore/stats(days:now:calendar:)``).
 public struct TaskStats: Sendable, Hashable {
     /// A day and how many tasks were completed on it.
     public struct DayCount: Sendable, Hashable {
@@ -36,6 +37,12 @@ public struct TaskStats: Sendable, Hashable {
     public var openByProject: [ProjectCount]
     /// Open tasks of each priority, high first; every priority is listed.
     public var openByPriority: [(priority: TaskPriority, count: Int)]
+    /// Each day's plan over the same days, oldest first: how many tasks it held and how many
+    /// were done.
+    public var plannedPerDay: [DayOutcome]
+    /// Over the same days, each project's planned tasks and how many were done, by name,
+    /// tasks in no project last; only projects with planned tasks.
+    public var completionByProject: [ProjectCompletion]
     /// Open tasks due before today.
     public var overdue: Int
     /// All open tasks.
@@ -45,7 +52,8 @@ public struct TaskStats: Sendable, Hashable {
 
     /// Two figures are equal when every count is.
     public static func == (lhs: TaskStats, rhs: TaskStats) -> Bool {
-        lhs.completedPerDay == rhs.completedPerDay && lhs.openByProject == rhs.openByProject
+        lhs.completedPerDay == rhs.completedPerDay && lhs.plannedPerDay == rhs.plannedPerDay
+            && lhs.completionByProject == rhs.completionByProject && lhs.openByProject == rhs.openByProject
             && lhs.openByPriority.map(\.count) == rhs.openByPriority.map(\.count) && lhs.overdue == rhs.overdue
             && lhs.open == rhs.open && lhs.done == rhs.done
     }
@@ -53,6 +61,8 @@ public struct TaskStats: Sendable, Hashable {
     /// Hashes every count.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(completedPerDay)
+        hasher.combine(plannedPerDay)
+        hasher.combine(completionByProject)
         hasher.combine(openByProject)
         hasher.combine(openByPriority.map(\.count))
         hasher.combine(overdue)

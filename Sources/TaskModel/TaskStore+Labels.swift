@@ -145,8 +145,9 @@ extension TaskStore {
 
     // MARK: Labels of many tasks
 
-    /// The project and tag names of `tasks`, read with one query per tag rather than one per
-    /// task (a list of 50,000 tasks would otherwise make 50,000 queries).
+    /// The project and tag names of `tasks` and the days they are planned for, read with one
+    /// query per tag rather than one per task (a list of 50,000 tasks would otherwise make
+    /// 50,000 queries).
     ///
     /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
     public func labels(of tasks: [TaskItem]) throws -> TaskLabels {
@@ -164,11 +165,15 @@ extension TaskStore {
                 }
             }
         }
+        // Days too: a task's day is then a lookup, not a query per task.
+        let days = try context.fetch(FetchRequest<Day>())
         var projectNames: [ObjectIdentifier: String] = [:]
+        var plannedDays: [ObjectIdentifier: CalendarDay] = [:]
         for task in tasks {
             if let project = task.project { projectNames[ObjectIdentifier(task)] = project.name }
+            if let day = task.day { plannedDays[ObjectIdentifier(task)] = day.calendarDay }
         }
-        withExtendedLifetime(projects) {}
-        return TaskLabels(projectNames: projectNames, tagNames: tagNames)
+        withExtendedLifetime((projects, days)) {}
+        return TaskLabels(projectNames: projectNames, tagNames: tagNames, plannedDays: plannedDays)
     }
 }

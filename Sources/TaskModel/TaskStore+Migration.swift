@@ -3,16 +3,20 @@ import PersistKit
 
 extension TaskStore {
     /// The model version ``makeModel()`` is.
-    public static let modelVersion = 2
+    public static let modelVersion = 3
 
     /// How stores of older model versions are carried to ``modelVersion``: version 1
     /// (``TaskModelV1``) to 2 by the inferred schema change plus ``TaskModelMigration``'s
-    /// hashtags-to-tags stage.
+    /// hashtags-to-tags stage; version 2 (``TaskModelV2``) to 3 by the schema change alone,
+    /// inferred: the new "Day" and "DayStats" tables start empty, every task is on no plan and
+    /// out of the backlog, and the store's record takes the default daily limits. A version 1
+    /// store runs both stages, in one transaction.
     ///
     /// - Throws: ``PersistKit/PersistError`` `.invalidModel` when a model cannot be made.
     public static func migrationPlan() throws -> MigrationPlan {
-        MigrationPlan(models: [try TaskModelV1.makeModel()], stages: [
+        MigrationPlan(models: [try TaskModelV1.makeModel(), try TaskModelV2.makeModel()], stages: [
             .custom(from: 1, to: 2, didMigrate: { context in try TaskModelMigration.tagHashtags(in: context) }),
+            .inferred(from: 2, to: 3),
         ])
     }
 
@@ -29,7 +33,7 @@ extension TaskStore {
         }
     }
 
-    /// The entities of ``makeModel()``, at version 2.
+    /// The entities of ``makeModel()``, at ``modelVersion``.
     static func makeVersionedModel(_ entities: [ManagedObject.Type]) throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: entities, version: modelVersion)
     }

@@ -3,8 +3,9 @@ import PersistKit
 
 extension TaskStore {
     /// Completions per day over the last `days` days (today, the day of `now` or of the store's
-    /// ``clock``, included, in `calendar`'s time zone), open tasks by project and by priority,
-    /// and the overdue count.
+    /// ``clock``, included, in `calendar`'s time zone), how each of those days' plans ended and
+    /// completion per project over them, open tasks by project and by priority, and the
+    /// overdue count.
     ///
     /// ```swift
     /// let stats = try store.stats()
@@ -34,9 +35,43 @@ extension TaskStore {
             (priority: priority, count: try context.count(for: FetchRequest<TaskItem>(
                 predicate: \TaskItem.isComplete == false && \TaskItem.priority == priority)))
         }
-        return TaskStats(completedPerDay: completed, openByProject: try openByProject(open: open),
-                         openByPriority: byPriority, overdue: try overdueCount(today: today, now: now, calendar: calendar),
-                         open: open, done: try count(.completed))
+        let plans = try planOutcomes(from: first, to: today)
+        return TaskStats(completedPerDay: completed, openByProject: try openByProject(open: open), openByPriority: byPriority,
+                         plannedPerDay: plans.days, completionByProject: plans.projects,
+                         overdue: try overdueCount(today: today, now: now, calendar: calendar), open: open,
+                         done: try count(.completed))
+    }
+
+    /// Each day's plan from `first` to `last`, and completion per project over them: a
+    /// reviewed day's figures from its review, another day's from its plan as it is.
+    private func planOutcomes(from first: CalendarDay, to last: CalendarDay) throws
+        -> (days: [DayOutcome], projects: [ProjectCompletion]) {
+        let inRange: PersistKit.FetchPredicate<Day> = \Day.date >= first.storedInstant && \Day.date <= last.storedInstant
+        var outcomes: [CalendarDay: DayOutcome] = [:]
+        var counts: [String?: (planned: Int, completed: Int)] = [:]
+        for record in try context.fetch(FetchRequest(predicate: inRange)) {
+            let day = record.calendarDay
+            if let review = DayReview(record) {
+                outcomes[day] = DayOutcome(day: day, planned: review.planned, completed: review.completed, isReviewed: true)
+                for project in review.projects {
+                    counts[project.project, default: (0, 0)].planned += project.planned
+                    counts[project.project, default: (0, 0)].completed += project.completed
+                }
+            } else {
+                let tasks = record.tasks
+                let done = tasks.filter(\.isComplete).count
+                outcomes[day] = DayOutcome(day: day, planned: tasks.count, completed: done, isReviewed: false)
+                for task in tasks {
+                    counts[task.project?.name, default: (0, 0)].planned += 1
+                    if task.isComplete { counts[task.project?.name, default: (0, 0)].completed += 1 }
+                }
+            }
+        }
+        let days = (0...max(0, last.days(since: first))).map { offset in
+            let day = first.adding(days: offset)
+            return outcomes[day] ?? DayOutcome(day: day, planned: 0, completed: 0, isReviewed: false)
+        }
+        return (days, ProjectCompletion.sorted(counts.filter { $0.value.planned > 0 }))
     }
 
     private func openByProject(open: Int) throws -> [TaskStats.ProjectCount] {

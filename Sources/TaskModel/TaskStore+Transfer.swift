@@ -2,8 +2,8 @@ import Foundation
 import PersistKit
 
 extension TaskStore {
-    /// Every task, in list order, with every project and tag, as an export document (JSON; see
-    /// ``TaskDocument``).
+    /// Every task, in list order, with every project and tag, the days reviewed and the daily
+    /// limits, as an export document (JSON; see ``TaskDocument``).
     ///
     /// ```swift
     /// let data = try store.exportDocument()
@@ -14,16 +14,20 @@ extension TaskStore {
     public func exportDocument() throws -> Data {
         let tasks = try tasks()
         let labels = try labels(of: tasks)
+        let reviews = try context.fetch(FetchRequest<Day>(sortBy: [FetchSortDescriptor(\Day.date)])).compactMap(DayReview.init)
         return TaskDocument(tasks: tasks.map { TaskRecord($0, labels: labels) }, projects: try projects().map(\.name),
-                            tags: try self.tags().map(\.name), exportedAt: clock()).encoded()
+                            tags: try self.tags().map(\.name), reviews: reviews, limits: try dayLimits(),
+                            exportedAt: clock()).encoded()
     }
 
-    /// Adds the tasks, projects and tags of an export document, all in one save: everything,
-    /// or (when it throws) nothing.
+    /// Adds the tasks, projects and tags of an export document, and the reviews of days this
+    /// store has not reviewed, all in one save: everything, or (when it throws) nothing.
     ///
     /// Names are trimmed and checked as ``add(name:_:)`` checks them; creation dates, due
-    /// dates, completion, priorities and reminders are kept. A project or tag the store already
-    /// has (by name, without regard to case) is used, not made again. In a version 1 document,
+    /// dates, completion, priorities, reminders and each task's place in the day plan (its day,
+    /// or the backlog) are kept. A project or tag the store already has (by name, without
+    /// regard to case) is used, not made again. The document's daily limits are taken only by a
+    /// store restored from it, one that had no task and no day. In a version 1 document,
     /// hashtags in names and notes (`Buy milk #errands`) become tags, as when a version 1 store
     /// is upgraded.
     ///
@@ -48,8 +52,10 @@ extension TaskStore {
     @discardableResult
     public func importDocument(_ document: TaskDocument, duplicates: DuplicatePolicy = .skip) throws -> ImportResult {
         try document.validate()
+        // A restore: into a store with no task and no day, the limits come too.
+        let restores = try count() == 0 && context.count(for: FetchRequest<Day>()) == 0
         return try importRecords(document.importedRecords, projects: document.projects, tags: document.tags,
-                                 duplicates: duplicates)
+                                 reviews: document.reviews, limits: restores ? document.limits : nil, duplicates: duplicates)
     }
 
     /// Adds tasks from records, in one save; see ``importDocument(_:duplicates:)-(Data,_)``.
@@ -60,6 +66,13 @@ extension TaskStore {
     @discardableResult
     public func importRecords(_ records: [TaskRecord], projects: [String] = [], tags: [String] = [],
                               duplicates: DuplicatePolicy = .skip) throws -> ImportResult {
+        try importRecords(records, projects: projects, tags: tags, reviews: [], limits: nil, duplicates: duplicates)
+    }
+
+    /// Adds tasks, projects and tags, the reviews of days not reviewed here, and the limits
+    /// when given, in one save.
+    private func importRecords(_ records: [TaskRecord], projects: [String], tags: [String], reviews: [DayReview],
+                               limits: DayLimits?, duplicates: DuplicatePolicy) throws -> ImportResult {
         let cleaned = try TaskStore.cleanRecords(records)
         let projectNames = try TaskStore.cleanLabels(projects, kind: .project)
         let tagNames = try TaskStore.cleanLabels(tags, kind: .tag)
@@ -73,7 +86,7 @@ extension TaskStore {
         }
         var result = ImportResult(imported: 0, skipped: 0)
         try saving {
-            var labels = LabelCache(store: self)
+            var labels = ImportCache(store: self)
             for name in projectNames { _ = try labels.project(name) }
             for name in tagNames { _ = try labels.tag(name) }
             for record in cleaned {
@@ -85,11 +98,24 @@ extension TaskStore {
                 result.imported += 1
             }
             labels.assignTags()
+            for review in reviews {
+                let record = try labels.day(review.day)
+                guard !record.isReviewed else { continue }   // the store's own review stands
+                record.reviewedAt = TaskDateCoding.normalized(review.reviewedAt)
+                let stats = DayStats(context: context)
+                stats.planned = review.planned
+                stats.completed = review.completed
+                stats.backlogged = review.backlogged
+                stats.carried = review.carried
+                stats.projectCounts = ProjectCompletionList(review.projects)
+                record.stats = stats
+            }
+            if let limits { (try storeInfo() ?? StoreInfo(context: context)).limits = limits }
         }
         return result
     }
 
-    private func insert(_ record: TaskRecord, labels: inout LabelCache) throws {
+    private func insert(_ record: TaskRecord, labels: inout ImportCache) throws {
         let task = TaskItem(context: context)
         task.name = record.name
         task.notes = record.notes
@@ -109,6 +135,8 @@ extension TaskStore {
         task.remindAt = record.remindAt
         task.project = try record.project.map { try labels.project($0) }
         for name in record.tags { try labels.add(task, toTag: name) }
+        task.day = try record.plannedFor.map { try labels.day($0) }
+        task.backloggedAt = record.backloggedAt
     }
 
     /// The records trimmed, normalized and checked.
@@ -122,6 +150,8 @@ extension TaskStore {
             record.createdAt = TaskDateCoding.normalized(record.createdAt)
             record.completedAt = record.completedAt.map(TaskDateCoding.normalized)
             record.remindAt = record.remindAt.map(TaskDateCoding.normalized)
+            // On a plan or done, a task is not in the backlog.
+            record.backloggedAt = record.plannedFor == nil && !record.isComplete ? record.backloggedAt.map(TaskDateCoding.normalized) : nil
             do {
                 try TaskItem.validate(name: record.name)
                 if let project = record.project {
@@ -153,14 +183,23 @@ extension TaskStore {
     }
 }
 
-/// Projects and tags by lower-cased name during one import: each found or made once; the
-/// tasks each tag gets are collected and given to it at the end, in one assignment per tag
+/// Projects and tags by lower-cased name, and days, during one import: each found or made once;
+/// the tasks each tag gets are collected and given to it at the end, in one assignment per tag
 /// (assigning each task's tags in turn costs time quadratic in a tag's tasks).
-private struct LabelCache {
+private struct ImportCache {
     let store: TaskStore
     var projects: [String: Project] = [:]
     var tags: [String: Tag] = [:]
     var tagged: [String: [TaskItem]] = [:]
+    var days: [CalendarDay: Day] = [:]
+
+    /// The record of `day`, found or made.
+    mutating func day(_ day: CalendarDay) throws -> Day {
+        if let known = days[day] { return known }
+        let record = try store.dayRecord(day)
+        days[day] = record
+        return record
+    }
 
     init(store: TaskStore) {
         self.store = store
@@ -173,7 +212,7 @@ private struct LabelCache {
 
     mutating func project(_ name: String) throws -> Project {
         if let known = projects[name.lowercased()] { return known }
-        guard let project = try store.projectNamed(name, creating: true) else { throw LabelCache.missing(name) }
+        guard let project = try store.projectNamed(name, creating: true) else { throw ImportCache.missing(name) }
         projects[name.lowercased()] = project
         return project
     }
@@ -194,7 +233,7 @@ private struct LabelCache {
 
     mutating func tag(_ name: String) throws -> Tag {
         if let known = tags[name.lowercased()] { return known }
-        guard let tag = try store.tagNamed(name, creating: true) else { throw LabelCache.missing(name) }
+        guard let tag = try store.tagNamed(name, creating: true) else { throw ImportCache.missing(name) }
         tags[name.lowercased()] = tag
         return tag
     }

@@ -29,14 +29,17 @@ public final class TaskStore {
     /// hashtags becoming tags); nil when it was already current.
     public let upgrade: StoreUpgrade?
 
-    /// The model TaskModel's stores are made with (version 2): the "Task", "Project" and "Tag"
-    /// entities, the store's own one-row "StoreInfo" record, and the reminders `tasks watch`
-    /// has shown ("ReminderNotice").
+    /// The model TaskModel's stores are made with (version 3): the "Task", "Project" and "Tag"
+    /// entities, the day plan's "Day" and "DayStats", the store's own one-row "StoreInfo"
+    /// record (which keeps the daily limits), and the reminders `tasks watch` has shown
+    /// ("ReminderNotice").
     ///
-    /// Its ``PersistKit/ManagedObjectModel/document`` is committed as `Schema/TaskModel/2.json`;
-    /// version 1's is `Schema/TaskModel/1.json` (``TaskModelV1``).
+    /// Its ``PersistKit/ManagedObjectModel/document`` is committed as `Schema/TaskModel/3.json`;
+    /// the released versions' are `Schema/TaskModel/1.json` and `2.json` (``TaskModelV1``,
+    /// ``TaskModelV2``).
     public static func makeModel() throws -> ManagedObjectModel {
-        try makeVersionedModel([TaskItem.self, StoreInfo.self, Project.self, Tag.self, ReminderNotice.self])
+        try makeVersionedModel([TaskItem.self, StoreInfo.self, Project.self, Tag.self, ReminderNotice.self, Day.self,
+                                DayStats.self])
     }
 
     /// Opens a task store on a container made with ``makeModel()``.

@@ -9,7 +9,7 @@ import TaskModel
 ///     {"ref": 2, "name": "Buy milk", "notes": null, "due": "2026-11-25", "dueAt": null,
 ///      "dueStatus": "tomorrow", "isComplete": false, "createdAt": "2026-11-20T09:15:02.417Z",
 ///      "completedAt": null, "priority": "normal", "project": "Home", "tags": ["errands"],
-///      "remindAt": null}]}]}
+///      "remindAt": null, "plannedFor": "2026-11-21", "backloggedAt": null}]}]}
 /// ```
 /// - `sections`: the sections the filter shows, in order ("Incomplete", "Complete"), even when
 ///   empty; `count` is the number of tasks in it.
@@ -18,6 +18,8 @@ import TaskModel
 ///   `dueStatus`: "overdue", "today", "tomorrow" or "later" for open dated tasks, else null.
 ///   `createdAt`, `completedAt`, `remindAt`: ISO 8601 in UTC with milliseconds, or null.
 ///   `priority`: "low", "normal" or "high". `project`: its name or null. `tags`: names, sorted.
+///   `plannedFor`: the day whose plan the task is on, or null. `backloggedAt`: when an open
+///   task went to the backlog, or null when it is not there.
 struct TaskJSON: Encodable {
     let sections: [Section]
 
@@ -41,6 +43,8 @@ struct TaskJSON: Encodable {
         let project: String?
         let tags: [String]
         let remindAt: String?
+        let plannedFor: String?
+        let backloggedAt: String?
 
         init(_ task: TaskItem, dates: DateText, labels: TaskLabels) {
             ref = task.referenceNumber ?? 0
@@ -56,10 +60,13 @@ struct TaskJSON: Encodable {
             project = labels.project(of: task)
             tags = labels.tags(of: task)
             remindAt = task.remindAt.map(TaskDateCoding.string)
+            plannedFor = labels.plannedDay(of: task)?.isoText
+            backloggedAt = task.isComplete ? nil : task.backloggedAt.map(TaskDateCoding.string)
         }
 
         private enum CodingKeys: String, CodingKey {
             case ref, name, notes, due, dueAt, dueStatus, isComplete, createdAt, completedAt, priority, project, tags, remindAt
+            case plannedFor, backloggedAt
         }
 
         // Written by hand so that nil values appear as null instead of vanishing.
@@ -78,6 +85,8 @@ struct TaskJSON: Encodable {
             try container.encode(project, forKey: .project)
             try container.encode(tags, forKey: .tags)
             try container.encode(remindAt, forKey: .remindAt)
+            try container.encode(plannedFor, forKey: .plannedFor)
+            try container.encode(backloggedAt, forKey: .backloggedAt)
         }
     }
 }

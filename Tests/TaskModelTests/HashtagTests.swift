@@ -1,5 +1,6 @@
 import Foundation
 import PersistKit
+import PersistKitTestSupport
 import TaskModel
 import XCTest
 
@@ -28,24 +29,35 @@ final class HashtagTests: XCTestCase {
         XCTAssertEqual(Hashtags.names(name: "Buy milk #errands", notes: "for #Errands and #home"), ["errands", "home"])
     }
 
-    /// The stage's work on a store of the new model: tags made once, text unchanged.
+    /// The stage's work on a store of version 2, the model it runs in: tags made once, text
+    /// unchanged.
     func testTheStageTurnsHashtagsIntoTags() throws {
-        let fixture = try TaskStoreFixture()
-        let store = fixture.store
-        let milk = try store.add(name: "Buy milk #errands", notes: "oat #Shop", due: nil)
-        let bank = try store.add(name: "Call the bank #ERRANDS #phone")
-        let plain = try store.add(name: "Plain", notes: "no tags, C# only", due: nil)
-        let tagged = try store.add(name: "Already #home", TaskChanges(addedTags: ["kept"]))
-        let made = try TaskModelMigration.tagHashtags(in: store.context)
-        try store.context.save()
-        XCTAssertEqual(made, 4, "errands, Shop, phone, home")
-        XCTAssertEqual(milk.tagNames, ["errands", "Shop"])
-        XCTAssertEqual(bank.tagNames, ["errands", "phone"], "the first spelling met is kept")
-        XCTAssertEqual(plain.tagNames, [])
-        XCTAssertEqual(tagged.tagNames, ["home", "kept"])
-        XCTAssertEqual(milk.name, "Buy milk #errands")
-        XCTAssertEqual(milk.notes, "oat #Shop")
-        let reopened = try fixture.reopen()
-        XCTAssertEqual(try reopened.tagSummaries().map(\.name), ["errands", "home", "kept", "phone", "Shop"])
+        let directory = TemporaryDirectory(prefix: "taskmodel-hashtags")
+        let url = directory.file("tasks.sqlite")
+        do {
+            let context = try PersistentContainer(model: try TaskModelV2.makeModel(), store: .sqlite(url)).newContext()
+            let kept = TaskModelV2.Tag(context: context)
+            kept.name = "kept"
+            for (index, (name, notes)) in [("Buy milk #errands", "oat #Shop"), ("Call the bank #ERRANDS #phone", nil),
+                                           ("Plain", "no tags, C# only"), ("Already #home", nil)].enumerated() {
+                let task = TaskModelV2.TaskItem(context: context)
+                task.name = name
+                task.notes = notes
+                task.createdAt = Date(timeIntervalSince1970: 1_700_000_000 + Double(index))
+                if name.hasPrefix("Already") { task.tags = [kept] }
+            }
+            try context.save()
+            let made = try TaskModelMigration.tagHashtags(in: context)
+            try context.save()
+            XCTAssertEqual(made, 4, "errands, Shop, phone, home")
+        }
+        let store = try TaskStore(url: url)
+        let names = Dictionary(uniqueKeysWithValues: try store.tasks().map { ($0.name, $0.tagNames) })
+        XCTAssertEqual(names["Buy milk #errands"], ["errands", "Shop"])
+        XCTAssertEqual(names["Call the bank #ERRANDS #phone"], ["errands", "phone"], "the first spelling met is kept")
+        XCTAssertEqual(names["Plain"], [])
+        XCTAssertEqual(names["Already #home"], ["home", "kept"])
+        XCTAssertEqual(try store.tasks().first { $0.name == "Buy milk #errands" }?.notes, "oat #Shop")
+        XCTAssertEqual(try store.tagSummaries().map(\.name), ["errands", "home", "kept", "phone", "Shop"])
     }
 }

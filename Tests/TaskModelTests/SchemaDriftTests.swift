@@ -4,12 +4,13 @@ import TaskModel
 import XCTest
 
 /// The code's models must match the committed model documents: the newest version
-/// (`TaskStore.makeModel()`) is `Schema/TaskModel/2.json`, and version 1 (`TaskModelV1`, kept
-/// for the migration) is `Schema/TaskModel/1.json`, which never changes. A schema change needs
+/// (`TaskStore.makeModel()`) is `Schema/TaskModel/3.json`, and the released versions 1 and 2
+/// (`TaskModelV1`, `TaskModelV2`, kept for the migration) are `1.json` and `2.json`, which
+/// never change. A schema change needs
 /// a new version file and a migration stage, not a silent edit.
 final class SchemaDriftTests: XCTestCase {
     /// The newest committed version: the code's model must match it.
-    private static let newestVersion = 2
+    private static let newestVersion = 3
 
     /// `Schema/TaskModel/<n>.json`, found from this file's path: Tests/TaskModelTests/ -> root.
     private func committedDocumentURL(_ version: Int) -> URL {
@@ -42,14 +43,22 @@ final class SchemaDriftTests: XCTestCase {
                         hint: "Version 1 is released: neither Schema/TaskModel/1.json nor TaskModelV1 may change.")
     }
 
+    func testVersion2DeclarationMatchesItsReleasedDocument() throws {
+        try assertModel(try TaskModelV2.makeModel(), matches: committedDocumentURL(2),
+                        hint: "Version 2 is released: neither Schema/TaskModel/2.json nor TaskModelV2 may change.")
+    }
+
     func testCommittedDocumentsLoadAsTheSameSchemas() throws {
         let newest = try ManagedObjectModel(document: try Data(contentsOf: committedDocumentURL(SchemaDriftTests.newestVersion)))
         XCTAssertEqual(newest.versionHash, try TaskStore.makeModel().versionHash)
-        XCTAssertEqual(newest.entities.map(\.name), ["Task", "StoreInfo", "Project", "Tag", "ReminderNotice"])
+        XCTAssertEqual(newest.entities.map(\.name), ["Task", "StoreInfo", "Project", "Tag", "ReminderNotice", "Day", "DayStats"])
+        let second = try ManagedObjectModel(document: try Data(contentsOf: committedDocumentURL(2)))
+        XCTAssertEqual(second.versionHash, try TaskModelV2.makeModel().versionHash)
+        XCTAssertEqual(second.entities.map(\.name), ["Task", "StoreInfo", "Project", "Tag", "ReminderNotice"])
         let first = try ManagedObjectModel(document: try Data(contentsOf: committedDocumentURL(1)))
         XCTAssertEqual(first.versionHash, try TaskModelV1.makeModel().versionHash)
         XCTAssertEqual(first.entities.map(\.name), ["Task", "StoreInfo"])
-        XCTAssertNotEqual(first.versionHash, newest.versionHash)
+        XCTAssertEqual(Set([first.versionHash, second.versionHash, newest.versionHash]).count, 3)
     }
 
     private func assertModel(_ model: ManagedObjectModel, matches url: URL, hint: String,

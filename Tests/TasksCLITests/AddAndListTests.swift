@@ -100,7 +100,7 @@ final class AddAndListTests: XCTestCase {
         XCTAssertEqual(sections.map { $0["count"] as? Int }, [1, 0])
         let task = try XCTUnwrap((sections[0]["tasks"] as? [[String: Any]])?.first)
         XCTAssertEqual(Set(task.keys), ["ref", "name", "notes", "due", "dueAt", "dueStatus", "isComplete", "createdAt", "completedAt",
-                                        "priority", "project", "tags", "remindAt"])
+                                        "priority", "project", "tags", "remindAt", "plannedFor", "backloggedAt"])
         XCTAssertEqual(task["ref"] as? Int, Int(number))
         XCTAssertEqual(task["due"] as? String, "2026-11-25")
         XCTAssertTrue(task["notes"] is NSNull, "missing values are null, never absent")

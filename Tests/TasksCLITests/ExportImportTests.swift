@@ -29,7 +29,7 @@ final class ExportImportTests: XCTestCase {
         let exported = try source.ok("export").stdout
         let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(exported.utf8)) as? [String: Any])
         XCTAssertEqual(document["format"] as? String, "tasks")
-        XCTAssertEqual(document["version"] as? Int, 2)
+        XCTAssertEqual(document["version"] as? Int, 3)
         let count = try XCTUnwrap(document["tasks"] as? [Any]).count
         XCTAssertEqual(count, try source.list().allTasks.count)
 

@@ -29,7 +29,7 @@ final class UpgradeTests: XCTestCase {
         try writeVersion1Store(at: fixture.storeURL, count: 3)
         let upgrading = try fixture.run(["list", "--json"])
         XCTAssertEqual(upgrading.status, 0, upgrading.stderr)
-        XCTAssertEqual(upgrading.stderr, "Upgraded tasks.sqlite to version 2 (3 tasks)\n")
+        XCTAssertEqual(upgrading.stderr, "Upgraded tasks.sqlite to version 3 (3 tasks)\n")
         let list = try JSONDecoder().decode(ListOutput.self, from: Data(upgrading.stdout.utf8))
         XCTAssertEqual(list.allTasks.map(\.name), ["Task 2", "Task 1", "Task 0 #errands"])
         let first = try XCTUnwrap(list.allTasks.last)
@@ -48,15 +48,15 @@ final class UpgradeTests: XCTestCase {
         entities.append(["name": "Milestone", "attributes": [["name": "title", "optional": true, "type": "string"]],
                          "relationships": [Any](), "uniquenessConstraints": [Any]()])
         document["entities"] = entities
-        let newer = try ManagedObjectModel(document: try JSONSerialization.data(withJSONObject: document), version: 3)
+        let newer = try ManagedObjectModel(document: try JSONSerialization.data(withJSONObject: document), version: 4)
         try FileManager.default.createDirectory(at: fixture.storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = try PersistentContainer(model: newer, store: .sqlite(fixture.storeURL))
         try fixture.fails(["list"], status: 1, message: "\(fixture.storeURL.path) was written by a newer version of tasks "
-                          + "(model version 3; this one reads up to 2); it was left untouched")
+                          + "(model version 4; this one reads up to 3); it was left untouched")
     }
 
     /// Killed at random moments of its upgrade, `tasks` leaves the store as version 1 or as
-    /// version 2, whole, never between; the next run upgrades it (or finds it done).
+    /// the current version, whole, never between; the next run upgrades it (or finds it done).
     func testAKilledUpgradeLeavesTheStoreWhole() throws {
         let count = testSize("testAKilledUpgradeLeavesTheStoreWhole", full: 20_000, ci: 2_000)
         let rounds = testSize("testAKilledUpgradeLeavesTheStoreWhole rounds", full: 10, ci: 3)
@@ -94,19 +94,19 @@ final class UpgradeTests: XCTestCase {
         print("testAKilledUpgradeLeavesTheStoreWhole outcomes: \(outcomes), upgrade \(Int(duration * 1000)) ms")
     }
 
-    /// "version 1" or "version 2" after checking the store holds `count` tasks either way, and
+    /// "version 1" or "upgraded" after checking the store holds `count` tasks either way, and
     /// reopens (upgrading if needed) with every one.
     private func checkWhole(_ url: URL, count: Int) throws -> String {
-        var outcome = "version 2"
+        var outcome = "upgraded"
         do {
             let container = try PersistentContainer(model: try TaskModelV1.makeModel(), store: .sqlite(url))
             XCTAssertEqual(try container.newContext().count(for: FetchRequest<TaskModelV1.TaskItem>()), count)
             outcome = "version 1"
         } catch let error as PersistError where error.code == .incompatibleModel {
-            outcome = "version 2"
+            outcome = "upgraded"
         }
         let store = try TaskStore(url: url)
-        XCTAssertEqual(store.upgrade == nil, outcome == "version 2", outcome)
+        XCTAssertEqual(store.upgrade == nil, outcome == "upgraded", outcome)
         XCTAssertEqual(try store.count(), count)
         XCTAssertEqual(try store.tag(named: "errands")?.tasks.count, (count + 2) / 3)
         return outcome

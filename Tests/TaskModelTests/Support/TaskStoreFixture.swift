@@ -9,17 +9,26 @@ final class TaskStoreFixture {
     let url: URL
     private(set) var store: TaskStore
 
-    /// A fresh SQLite task store; without sample data unless asked.
-    init(stagesSampleData: Bool = false) throws {
+    private let clock: () -> Date
+
+    /// A fresh SQLite task store; without sample data unless asked; on `clock` (the system's
+    /// unless given).
+    init(stagesSampleData: Bool = false, clock: @escaping () -> Date = { Date() }) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("taskmodel-tests-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         url = directory.appendingPathComponent("tasks.sqlite")
-        store = try TaskStore(url: url, stagesSampleData: stagesSampleData)
+        self.clock = clock
+        store = try TaskStore(url: url, stagesSampleData: stagesSampleData, clock: clock)
     }
 
-    /// Opens the same file again in a new container, as a new process would.
+    /// A fresh SQLite task store on a test's clock.
+    convenience init(clock: TestClock) throws {
+        try self.init(clock: { clock.now })
+    }
+
+    /// Opens the same file again in a new container, as a new process would, on the same clock.
     func reopen(stagesSampleData: Bool = true) throws -> TaskStore {
-        try TaskStore(url: url, stagesSampleData: stagesSampleData)
+        try TaskStore(url: url, stagesSampleData: stagesSampleData, clock: clock)
     }
 
     /// The store file's bytes (the WAL too, which holds commits not yet checkpointed).

@@ -193,6 +193,8 @@ struct ListOutput: Decodable {
         let project: String?
         let tags: [String]
         let remindAt: String?
+        let plannedFor: String?
+        let backloggedAt: String?
     }
 
     let sections: [Section]
