@@ -21,6 +21,18 @@ enum Arguments {
         CommandError.usage("'\(text)' is not a task reference (try 12 or '#12')")
     }
 
+    /// Task references as typed (`12`, `#12`), each once, in the order given.
+    ///
+    /// - Throws: a usage ``CommandError`` for one that is not a reference.
+    static func references(_ texts: [String]) throws -> [Int64] {
+        var numbers: [Int64] = []
+        for text in texts {
+            let number = try reference(text)
+            if !numbers.contains(number) { numbers.append(number) }
+        }
+        return numbers
+    }
+
     /// A due: the calendar day `text` names, or a day and a time (see ``DueDateParser``).
     ///
     /// - Throws: a usage ``CommandError`` showing what is accepted.
@@ -29,6 +41,16 @@ enum Arguments {
             throw CommandError.usage("'\(text)' is not a date (try \(DueDateParser.examples))")
         }
         return due
+    }
+
+    /// A calendar day (`--day`): `2026-11-25`, `today`, `tomorrow`, `+3d`, `friday`.
+    ///
+    /// - Throws: a usage ``CommandError`` showing what is accepted.
+    static func day(_ text: String, parser: DueDateParser = DueDateParser(now: Clock.now())) throws -> CalendarDay {
+        guard let day = parser.day(from: text) else {
+            throw CommandError.usage("'\(text)' is not a day (try \(DueDateParser.examples))")
+        }
+        return day
     }
 
     /// A reminder time: a day and a time of day, a time today, or an offset from now.

@@ -10,10 +10,10 @@ enum CommandLineCheck {
     }
 
     /// The commands whose arguments are task references.
-    private static let referenceCommands: Set<String> = ["show", "edit", "done", "undo", "rm"]
+    private static let referenceCommands: Set<String> = ["show", "edit", "done", "undo", "rm", "plan", "unplan"]
     /// Their options that take a value: what follows one is that value, not a reference.
     private static let valueOptions: Set<String> = ["--store", "--name", "--notes", "--due", "--project", "--tag", "--untag",
-                                                    "--priority", "--remind"]
+                                                    "--priority", "--remind", "--day"]
 
     /// - Throws: a usage ``CommandError`` when the first argument is neither an option nor a
     ///   command: `unknown command 'x' (commands: list, add, ...)`.

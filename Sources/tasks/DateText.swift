@@ -45,6 +45,17 @@ struct DateText {
         return formatter
     }
 
+    /// `6:00 PM` in the user's short time style.
+    func time(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = terminal.locale
+        formatter.calendar = calendar
+        formatter.timeZone = calendar.timeZone
+        formatter.dateStyle = .none
+        formatter.timeStyle = .short
+        return terminal.formatted(formatter.string(from: date))
+    }
+
     /// A calendar day in the user's medium style, the same day in every time zone.
     func day(_ day: CalendarDay) -> String {
         day.startOfDay(in: calendar).map(self.day) ?? day.isoText
@@ -75,6 +86,33 @@ struct DateText {
     /// day of a due instant.
     func isoDueDay(of task: TaskItem) -> String? {
         task.dueDay(calendar: calendar)?.isoText
+    }
+
+    /// Today, in the user's time zone.
+    var today: CalendarDay { CalendarDay(date: now, calendar: calendar) }
+
+    /// A day as messages name it: `today`, `tomorrow`, `yesterday`, else `Mon, 23 Nov` (with
+    /// the year when it is not this year's).
+    func dayName(_ day: CalendarDay) -> String {
+        switch day.days(since: today) {
+        case 0: return "today"
+        case 1: return "tomorrow"
+        case -1: return "yesterday"
+        default: return weekdayAndDate(day, withYear: day.components.year != today.components.year)
+        }
+    }
+
+    /// A day as a heading names it: `today, Sat, 21 Nov 2026`, or `Mon, 23 Nov 2026`.
+    func dayHeading(_ day: CalendarDay) -> String {
+        let name = dayName(day)
+        let date = weekdayAndDate(day, withYear: true)
+        return abs(day.days(since: today)) <= 1 ? name + ", " + date : date
+    }
+
+    /// `Sat, 21 Nov`, or `Sat, 21 Nov 2026` with the year, in the user's locale.
+    func weekdayAndDate(_ day: CalendarDay, withYear: Bool) -> String {
+        guard let start = day.startOfDay(in: calendar) else { return day.isoText }
+        return terminal.formatted(formatter(template: withYear ? "EEEMMMdyyyy" : "EEEMMMd").string(from: start))
     }
 
     /// The calendar day of `date`, `2026-11-25`, in the user's time zone.

@@ -15,10 +15,20 @@ import TaskModel
 /// The priority, project and tag columns appear when some listed task has a priority other
 /// than normal, a project, or a tag: a list that uses none of them looks as it always did.
 struct ListRenderer {
+    /// A titled group of rows: a section of the list, a priority of the day's plan, the backlog.
+    struct Group {
+        let title: String
+        let tasks: [TaskItem]
+    }
+
     let style: Style
     let dates: DateText
     /// The tasks' projects and tags; nil shows none.
     var labels: TaskLabels?
+    /// Whether a priority column may appear (not where the groups are the priorities).
+    var showsPriority = true
+    /// A last column before the notes (the backlog's `since Sat, 21 Nov`); nil for none.
+    var note: ((TaskItem) -> String?)?
     /// Names longer than this are not padded to, so one long name does not push every row.
     private let widestPaddedName = 40
 
@@ -36,6 +46,7 @@ struct ListRenderer {
         var priority = 0
         var project = 0
         var tags = 0
+        var note = 0
     }
 
     /// A task's texts, computed once per task (formatting a date is the costly part of a row).
@@ -46,16 +57,23 @@ struct ListRenderer {
         let due: String
         let project: String
         let tags: String
+        let note: String
     }
 
-    /// The lines for these sections, in order.
+    /// The lines for these sections, in order, each titled with its count: `Incomplete (3)`.
     func lines(for sections: [(section: TaskSection, tasks: [TaskItem])]) -> [String] {
-        let cells = sections.map { entry in entry.tasks.map { makeCells($0) } }
+        lines(for: sections.map { Group(title: "\($0.section.title) (\(NumberText.grouped($0.tasks.count)))", tasks: $0.tasks) })
+    }
+
+    /// The lines for these groups, in order, a blank line between two, every row's columns
+    /// lined up across all of them.
+    func lines(for groups: [Group]) -> [String] {
+        let cells = groups.map { group in group.tasks.map { makeCells($0) } }
         let widths = measure(cells.flatMap { $0 })
         var lines: [String] = []
-        for (index, entry) in sections.enumerated() {
+        for (index, group) in groups.enumerated() {
             if index > 0 { lines.append("") }
-            lines.append(style.bold("\(entry.section.title) (\(NumberText.grouped(entry.tasks.count)))"))
+            lines.append(style.bold(group.title))
             for task in cells[index] {
                 lines.append(row(task, widths))
             }
@@ -68,7 +86,8 @@ struct ListRenderer {
         return Cells(task: task, name: TerminalText.visible(task.name), plainDue: plainDue,
                      due: style.isEnabled ? dates.due(of: task, style: style) : plainDue,
                      project: labels?.project(of: task).map { "+" + TerminalText.visible($0) } ?? "",
-                     tags: (labels?.tags(of: task) ?? []).map { "#" + TerminalText.visible($0) }.joined(separator: " "))
+                     tags: (labels?.tags(of: task) ?? []).map { "#" + TerminalText.visible($0) }.joined(separator: " "),
+                     note: note?(task) ?? "")
     }
 
     private func measure(_ all: [Cells]) -> Widths {
@@ -77,11 +96,12 @@ struct ListRenderer {
         // Columns are measured in terminal cells: a CJK character or an emoji takes two.
         widths.name = min(widestPaddedName, all.map { DisplayWidth.of($0.name) }.max() ?? 0)
         widths.due = all.map { DisplayWidth.of($0.plainDue) }.max() ?? 0
-        if all.contains(where: { $0.task.priority != .normal }) {
+        if showsPriority && all.contains(where: { $0.task.priority != .normal }) {
             widths.priority = all.map { $0.task.priority.name.count }.max() ?? 0
         }
         widths.project = all.map { DisplayWidth.of($0.project) }.max() ?? 0
         widths.tags = all.map { DisplayWidth.of($0.tags) }.max() ?? 0
+        widths.note = all.map { DisplayWidth.of($0.note) }.max() ?? 0
         return widths
     }
 
@@ -104,6 +124,9 @@ struct ListRenderer {
         }
         if widths.tags > 0 {
             line += "  " + style.cyan(cells.tags) + padding(DisplayWidth.of(cells.tags), widths.tags)
+        }
+        if widths.note > 0 {
+            line += "  " + style.dim(cells.note) + padding(DisplayWidth.of(cells.note), widths.note)
         }
         if let notes = task.notesFirstLine {
             line += "  " + style.dim(TerminalText.visible(notes))

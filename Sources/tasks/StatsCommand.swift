@@ -2,69 +2,45 @@ import ArgumentParser
 import Foundation
 import TaskModel
 
-/// `tasks stats`: completions per day as a bar chart, open tasks by project and priority,
-/// overdue tasks.
+/// `tasks stats [--days N]`: completions per day as a bar chart, how each day's plan ended as
+/// a line chart, completion per project, open tasks by project and priority, overdue tasks.
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Tasks completed per day over the last 14 days (a bar chart), open tasks by project and by priority, "
-            + "and how many are overdue.")
+        abstract: "Over the last 14 days (or --days): tasks completed per day (a bar chart), the planned tasks done and not "
+            + "done per day (a line chart) and completion per project; then open tasks by project and by priority, and how "
+            + "many are overdue.")
 
+    @Option(help: ArgumentHelp("How many days, today included: 1 to 366 (default 14).", valueName: "n"))
+    var days: String?
+    @Flag(name: .long, help: "Draw the charts in plain ASCII (as in the C locale).")
+    var ascii = false
     @Flag(name: .long, help: "Print JSON (see the README for its shape) instead of text.")
     var json = false
     @OptionGroup var storeOptions: StoreOptions
 
+    /// The days a chart covers unless --days says.
+    static let defaultDays = 14
+
     func run() throws {
-        let dates = DateText()
-        let stats = try storeOptions.open().stats(days: StatsRenderer.days, now: dates.now, calendar: dates.calendar)
+        let count = try days.map(StatsCommand.dayCount) ?? StatsCommand.defaultDays
+        var dates = DateText()
+        if ascii { dates = DateText(now: dates.now, calendar: dates.calendar, terminal: dates.terminal.asciiOnly) }
+        let stats = try storeOptions.open().stats(days: count, now: dates.now, calendar: dates.calendar)
         if json {
             try Console.out(TaskJSONText.string(of: StatsJSON(stats)))
             return
         }
         try Console.out(lines: StatsRenderer(style: .forStandardOutput(), dates: dates).lines(for: stats))
     }
-}
 
-/// The JSON of `tasks stats --json`: every key always present.
-///
-/// ```json
-/// {"completedPerDay": [{"day": "2026-11-10", "count": 2}, ...],
-///  "openByProject": [{"project": "Home", "count": 3}, {"project": null, "count": 1}],
-///  "openByPriority": {"high": 1, "normal": 3, "low": 0}, "overdue": 1, "open": 4, "done": 9}
-/// ```
-struct StatsJSON: Encodable {
-    struct Day: Encodable {
-        let day: String
-        let count: Int
-    }
-
-    struct ProjectCount: Encodable {
-        let project: String?
-        let count: Int
-
-        private enum CodingKeys: String, CodingKey { case project, count }
-
-        // By hand, so that a null project is written, not left out.
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(project, forKey: .project)
-            try container.encode(count, forKey: .count)
+    /// A day count as typed: 1 to 366.
+    ///
+    /// - Throws: a usage ``CommandError``.
+    static func dayCount(_ text: String) throws -> Int {
+        guard let count = Int(text.trimmingCharacters(in: .whitespaces)), (1...366).contains(count) else {
+            throw CommandError.usage("'\(text)' is not a number of days (try a number from 1 to 366)")
         }
-    }
-
-    let completedPerDay: [Day]
-    let openByProject: [ProjectCount]
-    let openByPriority: [String: Int]
-    let overdue: Int
-    let open: Int
-    let done: Int
-
-    init(_ stats: TaskStats) {
-        completedPerDay = stats.completedPerDay.map { Day(day: $0.day.isoText, count: $0.count) }
-        openByProject = stats.openByProject.map { ProjectCount(project: $0.project, count: $0.count) }
-        openByPriority = Dictionary(uniqueKeysWithValues: stats.openByPriority.map { ($0.priority.name, $0.count) })
-        overdue = stats.overdue
-        open = stats.open
-        done = stats.done
+        return count
     }
 }

@@ -10,6 +10,14 @@ import TaskModel
 ///   ...
 ///   Mon, Nov 23  ████████████████████ 4
 ///
+/// Planned tasks per day, last 14 days: ━ done  ─ not done
+///  3 ┤          ┏━━━┓
+///  ...                                  (see PlanChart)
+///
+/// Completion by project, last 14 days
+///   +Home         7 of 9   78%
+///   (no project)  2 of 2  100%
+///
 /// Open by project (6)
 ///   +Home         3
 ///   (no project)  3
@@ -25,8 +33,6 @@ import TaskModel
 /// Bars are scaled so the longest is at most ``widestBar`` cells; a day with any completion
 /// gets at least one cell.
 struct StatsRenderer {
-    /// The days the chart covers, today included.
-    static let days = 14
     /// The most cells a bar takes.
     static let widestBar = 40
 
@@ -35,6 +41,9 @@ struct StatsRenderer {
 
     func lines(for stats: TaskStats) -> [String] {
         var lines = chart(stats.completedPerDay)
+        lines += [""] + PlanChart(style: style, dates: dates, ascii: dates.terminal.isASCII).lines(for: stats.plannedPerDay)
+        lines += ["", style.bold("Completion by project, last \(NumberText.count(stats.plannedPerDay.count, "day"))")]
+        lines += stats.completionByProject.isEmpty ? ["  none planned"] : completionTable(stats.completionByProject)
         lines += ["", style.bold("Open by project (\(NumberText.grouped(stats.open)))")]
         let projects = stats.openByProject.map { ($0.project.map { "+" + TerminalText.visible($0) } ?? "(no project)", $0.count) }
         lines += projects.isEmpty ? ["  none"] : table(projects)
@@ -70,6 +79,22 @@ struct StatsRenderer {
         guard count > 0, most > 0 else { return 0 }
         guard most > StatsRenderer.widestBar else { return count }
         return max(1, Int((Double(count) * Double(StatsRenderer.widestBar) / Double(most)).rounded()))
+    }
+
+    /// `+Home  7 of 9   78%`: each project's done and planned tasks, and the share done.
+    private func completionTable(_ projects: [ProjectCompletion]) -> [String] {
+        let names = projects.map { $0.project.map { "+" + TerminalText.visible($0) } ?? "(no project)" }
+        let done = projects.map { NumberText.grouped($0.completed) }
+        let planned = projects.map { NumberText.grouped($0.planned) }
+        let percents = projects.map { "\(Int(($0.rate * 100).rounded()))%" }
+        let nameWidth = names.map(DisplayWidth.of).max() ?? 0
+        let doneWidth = done.map(\.count).max() ?? 0
+        let plannedWidth = planned.map(\.count).max() ?? 0
+        func pad(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+        return projects.indices.map { index in
+            "  " + names[index] + String(repeating: " ", count: nameWidth - DisplayWidth.of(names[index])) + "  "
+                + pad(done[index], doneWidth) + " of " + pad(planned[index], plannedWidth) + pad(percents[index], 6)
+        }
     }
 
     /// Names and counts in two aligned columns, counts right-aligned.

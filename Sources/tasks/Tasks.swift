@@ -30,8 +30,9 @@ struct Tasks: ParsableCommand {
         version: Tasks.version,
         subcommands: [ListCommand.self, AddCommand.self, ShowCommand.self, EditCommand.self, DoneCommand.self,
                       UndoCommand.self, RemoveCommand.self, LabelListCommand<ProjectLabel>.self, ProjectCommand.self,
-                      LabelListCommand<TagLabel>.self, TagCommand.self, StatsCommand.self, ExportCommand.self,
-                      ImportCommand.self, WatchCommand.self],
+                      LabelListCommand<TagLabel>.self, TagCommand.self, TodayCommand.self, PlanCommand.self,
+                      UnplanCommand.self, BacklogCommand.self, ReviewCommand.self, LimitsCommand.self, StatsCommand.self,
+                      ExportCommand.self, ImportCommand.self, WatchCommand.self],
         defaultSubcommand: ListCommand.self
     )
 

@@ -51,6 +51,9 @@ struct TerminalLocale {
         })
     }
 
+    /// The same locale, printing plain ASCII (`tasks stats --ascii`).
+    var asciiOnly: TerminalLocale { TerminalLocale(locale: locale, isASCII: true) }
+
     /// One glyph or another: the Unicode one, or its ASCII stand-in in an ASCII locale.
     func glyph(_ unicode: String, ascii: String) -> String {
         isASCII ? ascii : unicode

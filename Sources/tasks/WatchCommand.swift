@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PersistKit
 import TaskModel
 
 /// `tasks watch`: the list, then a line per change other processes make, until Ctrl-C.
@@ -9,9 +10,11 @@ struct WatchCommand: ParsableCommand {
         abstract: "Print the list, then one line per change made to the store, until Ctrl-C.",
         discussion: """
             Lines read '+ #14 "Call mom" into Incomplete at 2' (added), '~ #3 moved to Complete 1' \
-            (moved), '~ #5 "Buy milk" changed' (changed in place) and '- #9' (removed); positions \
-            count from 1 within their section. A line '! #7 "Call mom" reminder (...)' says a task's \
-            reminder came due (on start, for reminders already due and not shown before).
+            (moved), '~ #5 "Buy milk" changed' (changed in place; 'planned for today', 'moved to the \
+            backlog' for a plan change) and '- #9' (removed); positions count from 1 within their \
+            section. A line '! #7 "Call mom" reminder (...)' says a task's reminder came due (on \
+            start, for reminders already due and not shown before); '= Reviewed today, ...' that a \
+            day was reviewed.
             """)
 
     @OptionGroup var list: ListOptions
@@ -43,31 +46,12 @@ struct WatchCommand: ParsableCommand {
 
         Interrupt.install()
         let reporter = WatchReporter(controller)
-        // The observer cannot throw: it keeps the first write error for the loop to report.
-        var outputError: Error?
-        let token = controller.observe { [unowned controller] change in
-            guard outputError == nil else { return }
-            do {
-                try Console.out(lines: reporter.lines(for: change, in: controller))
-            } catch {
-                outputError = error
-            }
-        }
+        let merge = try WatchMerge(store: store)
+        // The controller's change sets are worded once the whole merge is in (a task's plan
+        // change is told by the context's notice, which comes after the controller's).
+        var changes: [ChangeSet] = []
+        let token = controller.observe { change in changes.append(change) }
         defer { token.cancel() }
-        // Projects and tags are held so that the context merges (and reports) their renames
-        // by other processes; held afresh after each merge, to hold new ones too.
-        var heldLabels = (projects: try store.projects(), tags: try store.tags())
-        defer { withExtendedLifetime(heldLabels) {} }
-        var renamed: (projects: [Project], tags: [Tag]) = ([], [])
-        var merged = false
-        let labels = store.context.addObserver { changes in
-            merged = merged || !changes.isEmpty
-            for (object, _) in changes.updated {
-                if let project = object as? Project { renamed.projects.append(project) }
-                if let tag = object as? Tag { renamed.tags.append(tag) }
-            }
-        }
-        defer { labels.cancel() }
         let trace = WatchCommand.traceMerges ? store.context.addObserver { notice in
             Console.error("watch: " + (notice.invalidatedAll ? "refetched everything" : "merged \(notice.inserted.count) inserted, "
                           + "\(notice.updated.count) updated, \(notice.deleted.count) deleted"))
@@ -79,15 +63,12 @@ struct WatchCommand: ParsableCommand {
         var round = 0
         while !Interrupt.wasRequested {
             store.context.processPendingChanges()
-            if let outputError { throw outputError }
-            if !renamed.projects.isEmpty || !renamed.tags.isEmpty {
-                try Console.out(lines: reporter.lines(renaming: renamed.projects, renamed.tags, in: controller))
-                renamed = ([], [])
-            }
-            if merged {
-                heldLabels = (try store.projects(), try store.tags())
-                merged = false
-            }
+            var lines: [String] = []
+            for change in changes { lines += reporter.lines(for: change, in: controller, edit: merge.edit) }
+            changes = []
+            lines += merge.lines(after: reporter, in: controller)
+            try Console.out(lines: lines)
+            try merge.endRound()
             reporter.endRound()
             round += 1
             if round % WatchCommand.reminderRounds == 0 { try Console.out(lines: try reminders.lines()) }

@@ -28,8 +28,10 @@ final class WatchReporter {
         remember(controller)
     }
 
-    /// The lines for one change set, read against the controller's new state.
-    func lines(for change: ChangeSet, in controller: FetchedResultsController<TaskItem>) -> [String] {
+    /// The lines for one change set, read against the controller's new state; `edit` words a
+    /// task changed in place when it knows better than `changed` (`planned for today`).
+    func lines(for change: ChangeSet, in controller: FetchedResultsController<TaskItem>,
+               edit: (TaskItem) -> String? = { _ in nil }) -> [String] {
         let deleted = change.deletedRows.compactMap { path -> Row? in
             guard path.section < rows.count, path.item >= 0, path.item < rows[path.section].count else { return nil }
             return rows[path.section][path.item]
@@ -61,7 +63,7 @@ final class WatchReporter {
         }
         for update in change.updatedRows {
             guard let task = controller.object(at: update.to), !arrived.contains(task.reference) else { continue }
-            lines.append("~ \(task.reference) \(quoted(task.name)) changed")
+            lines.append("~ \(task.reference) \(quoted(task.name)) " + (edit(task) ?? "changed"))
         }
         reported.formUnion(arrived)
         reported.formUnion(change.updatedRows.compactMap { controller.object(at: $0.to)?.reference })

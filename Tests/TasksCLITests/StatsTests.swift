@@ -20,12 +20,14 @@ final class StatsTests: XCTestCase {
         XCTAssertTrue(days.dropLast().allSatisfy { $0.hasSuffix(" 0") && !$0.contains("█") }, days.joined(separator: "\n"))
         XCTAssertTrue(try XCTUnwrap(days.last).hasSuffix("███ 3"), "today's bar: \(days.last ?? "")")
         let rest = Array(lines[15...])
-        XCTAssertEqual(rest, ["", "Open by project (3)", "  +Home         2", "  (no project)  1", "", "Open by priority",
+        XCTAssertEqual(rest, ["", "Planned tasks per day, last 14 days", "  nothing was planned", "",
+                              "Completion by project, last 14 days", "  none planned", "", "Open by project (3)", "  +Home         2", "  (no project)  1", "", "Open by priority",
                               "  high    1", "  normal  1", "  low     1", "", "Overdue: 1"])
         XCTAssertFalse(lines.joined().contains("\u{1B}["), "no colour off a terminal")
 
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try fixture.ok("stats", "--json").stdout.utf8)) as? [String: Any])
-        XCTAssertEqual(Set(json.keys), ["completedPerDay", "openByProject", "openByPriority", "overdue", "open", "done"])
+        XCTAssertEqual(Set(json.keys), ["days", "completedPerDay", "plannedPerDay", "completionByProject", "openByProject",
+                                        "openByPriority", "overdue", "open", "done"])
         let perDay = try XCTUnwrap(json["completedPerDay"] as? [[String: Any]])
         XCTAssertEqual(perDay.count, 14)
         XCTAssertEqual(perDay.map { $0["count"] as? Int }, Array(repeating: 0, count: 13) + [3])

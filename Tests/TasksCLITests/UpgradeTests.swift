@@ -41,6 +41,36 @@ final class UpgradeTests: XCTestCase {
         XCTAssertEqual(try fixture.list().task(first.ref)?.project, "Home")
     }
 
+    /// Issue 31: a store of tasks 0.2 (model version 2) is upgraded to version 3 once, saying
+    /// so; its tasks, projects and tags stay, and the day plan works on them.
+    func testAVersion2StoreIsUpgradedOnceSayingSo() throws {
+        let fixture = try CLIFixture()
+        try FileManager.default.createDirectory(at: fixture.storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            let context = try PersistentContainer(model: try TaskModelV2.makeModel(), store: .sqlite(fixture.storeURL)).newContext()
+            _ = TaskModelV2.StoreInfo(context: context)
+            let home = TaskModelV2.Project(context: context)
+            home.name = "Home"
+            for (index, name) in ["Fix the gate", "Pay rent"].enumerated() {
+                let task = TaskModelV2.TaskItem(context: context)
+                task.name = name
+                task.createdAt = Date(timeIntervalSince1970: 1_700_000_000 + Double(index))
+                task.priority = index == 0 ? .high : .normal
+                task.project = home
+            }
+            try context.save()
+        }
+        let upgrading = try fixture.run(["list", "--json"])
+        XCTAssertEqual(upgrading.status, 0, upgrading.stderr)
+        XCTAssertEqual(upgrading.stderr, "Upgraded tasks.sqlite to version 3 (2 tasks)\n")
+        let list = try JSONDecoder().decode(ListOutput.self, from: Data(upgrading.stdout.utf8))
+        XCTAssertEqual(list.allTasks.map(\.name), ["Fix the gate", "Pay rent"])
+        XCTAssertEqual(list.allTasks.map(\.project), ["Home", "Home"])
+        XCTAssertEqual(list.allTasks.map(\.plannedFor), [nil, nil])
+        XCTAssertEqual(try fixture.ok("limits").lines.dropFirst(), ["  high    1", "  normal  3", "  low     5"])
+        XCTAssertEqual(try fixture.ok("plan", "1", "2").lines.count, 2, "nothing said of an upgrade a second time")
+    }
+
     func testAStoreOfANewerTasksIsRefusedUntouched() throws {
         let fixture = try CLIFixture()
         var document = try XCTUnwrap(try JSONSerialization.jsonObject(with: try TaskStore.makeModel().document) as? [String: Any])

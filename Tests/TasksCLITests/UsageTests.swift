@@ -3,7 +3,8 @@ import XCTest
 
 /// Usage mistakes get one clear line and exit status 64; `--version` says which tasks this is.
 final class UsageTests: XCTestCase {
-    private let commands = "list, add, show, edit, done, undo, rm, projects, project, tags, tag, stats, export, import, watch"
+    private let commands = "list, add, show, edit, done, undo, rm, projects, project, tags, tag, today, plan, unplan, backlog, "
+        + "review, limits, stats, export, import, watch"
 
     func testNegativeReferenceIsABadReference() throws {
         let fixture = try CLIFixture()

@@ -101,4 +101,33 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(watch.interrupt(), 0)
         XCTAssertEqual(String(watch.text.dropFirst(listed.count)), projectLines + tagLines + laterLines, "one line per task, no more")
     }
+
+    /// Issue 31: `watch` shows plan changes and the review like any other change: one line
+    /// per task whose place in the plan changed, and a line for the review.
+    func testWatchShowsPlanChangesAndTheReview() throws {
+        let fixture = try CLIFixture()
+        let morning: [String: String?] = ["TASKS_NOW": "2026-11-21T09:00:00Z", "TZ": "UTC", "LC_ALL": "C"]
+        XCTAssertEqual(try fixture.run(["rm", "1", "2", "3", "4"], environment: morning).status, 0)
+        for name in ["Fix the gate", "Pay rent", "Call mom"] { XCTAssertEqual(try fixture.run(["add", name], environment: morning).status, 0) }
+        let watch = try RunningTasks(fixture, ["watch"], environment: morning)
+        XCTAssertTrue(watch.wait(timeout: 10) { $0.contains("Complete (0)") }, watch.text)
+        let listed = watch.text
+        var expected = ""
+        func step(_ arguments: [String], _ lines: String..., at moment: String = "2026-11-21T09:00:00Z") throws {
+            let result = try fixture.run(arguments, environment: morning.merging(["TASKS_NOW": moment]) { $1 })
+            XCTAssertEqual(result.status, 0, result.stderr)
+            expected += lines.map { $0 + "\n" }.joined()
+            XCTAssertTrue(watch.wait(timeout: 5) { $0.hasSuffix(expected) }, "after \(arguments): \(watch.text)")
+        }
+        try step(["plan", "5", "6", "7"], "~ #5 \"Fix the gate\" planned for today", "~ #6 \"Pay rent\" planned for today",
+                 "~ #7 \"Call mom\" planned for today")
+        try step(["unplan", "7"], "~ #7 \"Call mom\" moved to the backlog")
+        try step(["plan", "7", "--day", "tomorrow"], "~ #7 \"Call mom\" planned for tomorrow")
+        try step(["done", "5"], "~ #5 moved to Complete 1")
+        try step(["review"], "~ #6 \"Pay rent\" moved to the backlog",
+                 "= Reviewed today, Sat, 21 Nov 2026: 1 of 2 planned tasks done, 1 to the backlog", at: "2026-11-21T18:00:00Z")
+        try step(["review", "--day", "2026-11-20"], "= Reviewed yesterday, Fri, 20 Nov 2026: nothing was planned")
+        XCTAssertEqual(watch.interrupt(), 0)
+        XCTAssertEqual(String(watch.text.dropFirst(listed.count)), expected, "one line per change, nothing else")
+    }
 }
