@@ -83,7 +83,7 @@ final class RelationshipPredicateErrorTests: XCTestCase {
         let fixture = try PredicateGraphFixture()
         let cases: [(FetchPredicate<RPTask>, String)] = [
             (\RPTask.tags.first?.name == "x", "reads name of a to-many's objects: use .any(\\.tags, \\.name == ...)"),
-            (\RPTask.project?.name?.count == 3, "does not name an @Attribute or a @Relationship"),
+            (\RPTask.project?.name?.count == 3, "not an @Attribute or a @Relationship"),
             (.any(\RPTask.project, \RPProject.name == "x"), "project is not a to-many relationship of RPTask"),
             (\RPTask.tags.isEmpty == true, "tags is a to-many relationship: use .any(\\.tags, ...), .all, .none or .count(\\.tags)"),
         ]

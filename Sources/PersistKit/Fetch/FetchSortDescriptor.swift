@@ -73,8 +73,9 @@ public struct FetchSortDescriptor<Root: ManagedObject>: Sendable {
             key = name
             error = nil
         case .failure(let failure):
-            key = "\(keyPath)"
-            error = PersistError(.invalidRequest, "Cannot sort by \(keyPath): " + failure.message, entity: failure.entity)
+            key = FetchPredicate<Root>.describe(keyPath)
+            error = PersistError(.invalidRequest, "Cannot sort \(Root.self): " + failure.message,
+                                 entity: failure.entity, attribute: failure.attribute)
         }
     }
 

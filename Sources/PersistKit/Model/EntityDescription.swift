@@ -11,9 +11,8 @@ import Foundation
 /// Entities described by a class are built once per class, by reflecting an instance (the
 /// probe) at model creation; nothing is reflected per object or per row.
 public final class EntityDescription: @unchecked Sendable {
-    // @unchecked Sendable: every stored property is immutable after init, except `probe` and
-    // `keyPathSlots`, which only `lock` guards, and `relationshipSlotTable`, which is lock-free
-    // (atomics).
+    // @unchecked Sendable: every stored property is immutable after init, except `probe`,
+    // which only `lock` guards, and `relationshipSlotTable`, which is lock-free (atomics).
 
     /// The entity's name, which is also its table name.
     public let name: String
@@ -68,7 +67,6 @@ public final class EntityDescription: @unchecked Sendable {
 
     private let lock = NSRecursiveLock()
     private var probe: ManagedObject?
-    private var keyPathSlots: [AnyKeyPath: Int] = [:]
 
     init(name: String, objectClass: ManagedObject.Type, isClassBacked: Bool,
          attributes: [AttributeDescription], valueTypes: [(any AttributeValue.Type)?],
@@ -202,26 +200,6 @@ public final class EntityDescription: @unchecked Sendable {
         object.storage = initialStorage
         object.isProbe = true
         probe = object
-    }
-
-    /// The attribute a plain key path (`\.due`) reads, found by reading it on the probe.
-    /// Nil when the key path reads no attribute, or reads a value of another type
-    /// (`\.name.count`).
-    func attributeIndex<Root: ManagedObject, Value>(for keyPath: KeyPath<Root, Value>) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let cached = keyPathSlots[keyPath] { return cached >= 0 ? cached : nil }
-        guard let probe = probe as? Root else { return nil }
-        probe.probedSlot = -1
-        _ = probe[keyPath: keyPath]
-        var slot = probe.probedSlot
-        probe.probedSlot = -1
-        if slot >= 0, slot < valueTypes.count, let declared = valueTypes[slot],
-           ObjectIdentifier(declared) != ObjectIdentifier(Value.self) {
-            slot = -1
-        }
-        keyPathSlots[keyPath] = slot
-        return slot >= 0 ? slot : nil
     }
 }
 

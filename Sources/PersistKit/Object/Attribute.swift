@@ -121,7 +121,9 @@ public struct Attribute<Value: AttributeValue> {
             guard slot >= 0, slot < object.storage.count else {
                 return unsetValue(object[keyPath: storageKeyPath].initialValue)
             }
-            if object.isProbe { object.probedSlot = slot }
+            // A probe records the one attribute read, or that several were (see `KeyPathProbe`):
+            // stores only, as a call here would cost every read a stack frame.
+            if object.isProbe { object.probedSlot = object.probedSlot == -1 ? slot : ManagedObject.probedSeveralReads }
             return Value(storedValue: object.storage[slot]) ?? unsetValue(object[keyPath: storageKeyPath].initialValue)
         }
         @inline(__always) set {

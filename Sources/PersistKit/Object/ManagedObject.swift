@@ -47,6 +47,8 @@ open class ManagedObject {
     /// Its context's merge count when the object was read from its row (0: inserted here).
     @exclusivity(unchecked) final var readAtMerge = 0
     @usableFromInline @exclusivity(unchecked) final var isProbe = false
+    /// On a probe (see `KeyPathProbe`): the slot of the one attribute read since it was reset
+    /// to -1, or ``probedSeveralReads``.
     @usableFromInline @exclusivity(unchecked) final var probedSlot = -1
     @usableFromInline @exclusivity(unchecked) final var probedRelationship = -1
     /// Loaded relationships and refused assignments; nil until a relationship is used.
@@ -267,6 +269,10 @@ open class ManagedObject {
         for value in initial { storage.append(value) }
         return storage
     }
+
+    /// `probedSlot` once a probe read more than one attribute, or one attribute twice: a key
+    /// path that does is no attribute.
+    @inlinable static var probedSeveralReads: Int { -3 }
 
     /// Gives this object's `@Attribute` wrappers their slots, the first time one is used on
     /// an object that was not given them when it was made (see `AttributeFieldOffsets`).

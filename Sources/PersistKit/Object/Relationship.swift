@@ -89,7 +89,7 @@ public struct Relationship<Value: RelationshipValue> {
                 object.probedRelationship = index
                 // A key path being read through relationships goes on to the destination's probes.
                 let followed = index >= 0 ? KeyPathProbe.follow(object, relationship: index, destination: Value.Destination.self,
-                                                                kind: Value.relationshipKind) : nil
+                                                                kind: Value.relationshipKind, keyPath: wrappedKeyPath) : nil
                 return Value.relationshipValue(followed ?? [])
             }
             guard index >= 0 else { return Value.relationshipValue([]) }

@@ -112,8 +112,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
             sectionNameKey = key
             sectionKeyError = nil
         case .failure(let error):
-            sectionNameKey = "\(sectionNameKeyPath)"
-            sectionKeyError = PersistError(.misuse, "The section key path is not an attribute: " + error.message)
+            sectionNameKey = FetchPredicate<Result>.describe(sectionNameKeyPath)
+            sectionKeyError = PersistError(.misuse, "The section key path is not an attribute: " + error.message,
+                                           entity: error.entity, attribute: error.attribute)
         }
     }
 

@@ -27,10 +27,11 @@ extension FetchSortDescriptor {
         switch Self.attribute(keyPath) {
         case .success(let name):
             key = name
-            error = problem.map { PersistError(.invalidRequest, "Cannot sort by \(keyPath): " + $0, attribute: name) }
+            error = problem.map { PersistError(.invalidRequest, "Cannot sort by \(name): " + $0, attribute: name) }
         case .failure(let failure):
-            key = "\(keyPath)"
-            error = PersistError(.invalidRequest, "Cannot sort by \(keyPath): " + failure.message, entity: failure.entity)
+            key = FetchPredicate<Root>.describe(keyPath)
+            error = PersistError(.invalidRequest, "Cannot sort \(Root.self): " + failure.message,
+                                 entity: failure.entity, attribute: failure.attribute)
         }
     }
 
@@ -39,7 +40,7 @@ extension FetchSortDescriptor {
     private static func attribute(_ keyPath: PartialKeyPath<Root>) -> Result<String, PersistError> {
         guard let valueType = type(of: keyPath).valueType as? any AttributeValue.Type else {
             return .failure(PersistError(.invalidRequest,
-                "\(type(of: keyPath).valueType) is not an attribute value type, so \(keyPath) names no @Attribute"))
+                "\(type(of: keyPath).valueType) is not an attribute value type, so \(FetchPredicate<Root>.describe(keyPath)) names no @Attribute"))
         }
         return attribute(keyPath, valueType)
     }
@@ -47,7 +48,7 @@ extension FetchSortDescriptor {
     private static func attribute<Value: AttributeValue>(_ keyPath: PartialKeyPath<Root>,
                                                         _: Value.Type) -> Result<String, PersistError> {
         guard let typed = keyPath as? KeyPath<Root, Value> else {
-            return .failure(PersistError(.invalidRequest, "\(keyPath) does not read a \(Value.self)"))
+            return .failure(PersistError(.invalidRequest, "\(FetchPredicate<Root>.describe(keyPath)) does not read a \(Value.self)"))
         }
         return FetchPredicate<Root>.attributeKey(typed).map(\.key)
     }

@@ -100,7 +100,7 @@ extension FetchPredicate {
                                                              _ objects: [Destination?]) -> FetchPredicate {
         guard case .success(.toOne(let key, let relationship)) = keyTarget(keyPath, valueType: Destination?.self) else {
             return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
-                "The key path \(keyPath) does not name a to-one relationship of \(Root.self)")))
+                "\(describe(keyPath)) does not name a to-one relationship of \(Root.self)")))
         }
         var references: [SQLValue] = []
         for object in objects {

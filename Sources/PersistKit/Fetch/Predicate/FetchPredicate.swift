@@ -131,16 +131,16 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
         return entity
     }
 
-    /// The attribute a key path reads, or an invalid node explaining why there is none.
+    /// The attribute of `Root`'s own that a key path reads (not through relationships), or why
+    /// there is none.
     static func attributeName<Value>(_ keyPath: KeyPath<Root, Value>) -> Result<AttributeDescription, PersistError> {
-        guard let entity = defaultEntity() else {
-            return .failure(PersistError(.invalidPredicate, "\(Root.self) is not an entity class: key paths need one"))
+        attributeKey(keyPath).flatMap { key, attribute in
+            guard key == attribute.name else {
+                return .failure(PersistError(.invalidPredicate,
+                    "\(key) reads through a relationship: name an attribute of \(Root.self) itself", attribute: key))
+            }
+            return .success(attribute)
         }
-        guard let index = entity.attributeIndex(for: keyPath) else {
-            return .failure(PersistError(.invalidPredicate,
-                "The key path \(keyPath) of \(Root.self) does not name an @Attribute", entity: entity.name))
-        }
-        return .success(entity.attributes[index])
     }
 
     static func comparison<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, _ op: ComparisonOperator,
