@@ -61,6 +61,58 @@ final class RelationshipMisuseTests: XCTestCase {
         _ = directory
     }
 
+    /// `a.books.insert(orphan)`, `plan.steps.append(stranger)`: an object the context cannot link
+    /// is not reported as held (issue 25, item 3), the list keeps what it held, and the next
+    /// save names the relationship.
+    func testAToManyRefusesWhatItCannotHold() throws {
+        let directory = TemporaryDirectory()
+        let model = try ManagedObjectModel(entities: graphEntities)
+        let container = try PersistentContainer(model: model, store: .sqlite(directory.file("graph.sqlite")))
+        let context = container.newContext(), other = container.newContext()
+        let project = GProject(context: context)
+        project.name = "p"
+        let kept = GTask(context: context)
+        kept.title = "kept"
+        project.tasks = [kept]
+        let plan = GPlan(context: context)
+        plan.title = "plan"
+        let step = GStep(context: context)
+        step.text = "first"
+        plan.steps = [step]
+        let gone = GTask(context: context)
+        gone.title = "gone"
+        try context.save()
+        context.delete(gone)
+        let orphan = GTask(entity: try XCTUnwrap(model.entity(named: "GTask")), insertInto: nil)
+        orphan.title = "orphan"
+        let stranger = GTask(context: other)
+        stranger.title = "stranger"
+        let strangerStep = GStep(context: other)
+        strangerStep.text = "stranger"
+
+        for (what, misfit, problem) in [("deleted", gone, "deleted"), ("in no context", orphan, "no context"),
+                                        ("of another context", stranger, "another context")] {
+            project.tasks.insert(misfit)
+            XCTAssertEqual(project.tasks, [kept], "a to-many given an object \(what) keeps what it held")
+            XCTAssertFalse(project.tasks.contains(misfit), what)
+            XCTAssertNil(misfit.project, what)
+            expectError(try context.save(), .validation, what) { error in
+                XCTAssertEqual(error.attribute, "tasks", what)
+                XCTAssertTrue(error.message.contains(problem), error.message)
+            }
+            project.tasks = [kept]
+            try context.save()
+        }
+        plan.steps.append(strangerStep)
+        XCTAssertEqual(plan.steps, [step], "an ordered to-many too")
+        expectError(try context.save(), .validation)
+        plan.steps = [step]
+        try context.save()
+        let reader = container.newContext()
+        let fresh = try XCTUnwrap(reader.fetch(FetchRequest<GProject>()).first)
+        XCTAssertEqual(fresh.tasks.map(\.title), ["kept"])
+    }
+
     func testTheKeyValueFormNamesWhatIsWrong() throws {
         let directory = TemporaryDirectory()
         let context = try makeGraphContainer(directory).newContext()

@@ -156,45 +156,63 @@ extension ManagedObjectContext {
         if let contents = currentList(of: object, relationship: index), contents.objects != nil {
             // The objects are not held past the comparison: appending to the list then needs no copy.
             let change = change(toManyObjects(of: object, relationship: index), contents.value as? Value)
-            if object.related?.toMany[index] === contents, let change,
-               applyToManyChange(of: object, relationship: index, contents, change) {
-                if object.related?.toMany[index] === contents, contents.objects?.count == contents.references.count {
-                    contents.value = value
+            if object.related?.toMany[index] === contents, let change {
+                switch applyToManyChange(of: object, relationship: index, contents, change) {
+                case .applied:
+                    if object.related?.toMany[index] === contents, contents.objects?.count == contents.references.count {
+                        contents.value = value
+                    }
+                    return
+                case .refused:
+                    // The list keeps what it held (and the value kept for it): `value` is not it.
+                    return
+                case .notApplied:
+                    break
                 }
-                return
             }
         }
         setRelationship(of: object, relationship: index, to: value.relatedObjects)
     }
 
-    /// Links and unlinks the objects of `change` as assigning the whole list would. False,
-    /// changing nothing, when it cannot tell that it would do the same.
+    /// What became of a change to a to-many made in place.
+    private enum InPlaceChange {
+        /// Linked and unlinked as assigning the whole list would.
+        case applied
+        /// Not made, and recorded as a problem for the next save (an object of another
+        /// context, a deleted one, or one in no context).
+        case refused
+        /// Not made: assigning the whole list will tell.
+        case notApplied
+    }
+
+    /// Links and unlinks the objects of `change` as assigning the whole list would, unless it
+    /// cannot tell that it would do the same.
     private func applyToManyChange(of object: ManagedObject, relationship index: Int, _ contents: ToManyContents,
-                                   _ change: ToManyChange) -> Bool {
+                                   _ change: ToManyChange) -> InPlaceChange {
         let relationship = object.entity.relationships[index]
         var seen = Set<ObjectIdentifier>()
-        guard change.added.allSatisfy({ seen.insert(ObjectIdentifier($0)).inserted }) else { return false }
+        guard change.added.allSatisfy({ seen.insert(ObjectIdentifier($0)).inserted }) else { return .notApplied }
         if let problem = assignmentProblem(object, relationship, change.added) {
             recordProblem(problem, of: object, relationship: index)
-            return true
+            return .refused
         }
         switch relationship.storage {
         case .inverseForeignKey(let inverse, let slot, let positionSlot):
             // An ordered list keeps positions 0, 1, 2...: appending leaves them so, as assigning does.
             guard positionSlot == nil || contents.isDense, let destination = destination(of: relationship),
-                  inverse < destination.relationships.count else { return false }
+                  inverse < destination.relationships.count else { return .notApplied }
             let owner = SQLValue.integer(reference(to: object))
-            guard !change.added.contains(where: { SQLValue.identical($0.storage[slot], owner) }) else { return false }
+            guard !change.added.contains(where: { SQLValue.identical($0.storage[slot], owner) }) else { return .notApplied }
             clearProblem(of: object, relationship: index)
             for child in change.removed.reversed() { setToOne(child, destination.relationships[inverse], nil) }
             for child in change.added { setToOne(child, destination.relationships[inverse], object) }
-            return true
+            return .applied
         case .joinTable(_, isOwner: true):
-            guard editOwnedList(of: object, relationship, adding: change.added, removing: change.removed) else { return false }
+            guard editOwnedList(of: object, relationship, adding: change.added, removing: change.removed) else { return .notApplied }
             clearProblem(of: object, relationship: index)
-            return true
+            return .applied
         case .joinTable(_, isOwner: false), .foreignKey, .unresolved:
-            return false
+            return .notApplied
         }
     }
 

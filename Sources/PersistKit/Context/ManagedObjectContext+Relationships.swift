@@ -50,9 +50,20 @@ extension ManagedObjectContext {
         }
     }
 
+    // MARK: Deleted objects
+
+    /// Whether `relationship` still shows the deleted objects it held: when the inverse they
+    /// were deleted through is `.deny`, which changes neither side until the deletion is saved
+    /// or rolled back (a deleted object's own relationships show what they held, whatever the
+    /// rule: the rules change the other side).
+    func showsDeleted(through relationship: RelationshipDescription, in destination: EntityDescription) -> Bool {
+        relationship.inverse(in: destination)?.deleteRule == .deny
+    }
+
     // MARK: To-one
 
-    /// The object a to-one holds; a deleted one reads as nil.
+    /// The object a to-one holds; a deleted one reads as nil, unless its deletion is denied
+    /// through this link (see ``showsDeleted(through:in:)``).
     func toOneObject(of object: ManagedObject, relationship index: Int) -> ManagedObject? {
         let relationships = object.entity.relationships
         guard index < relationships.count, case .foreignKey(let slot, _) = relationships[index].storage,
@@ -64,7 +75,7 @@ extension ManagedObjectContext {
             return cached.object
         }
         guard let entity = destination(of: relationships[index]), let target = resolve(reference, in: entity),
-              !target.deletedFlag else {
+              !target.deletedFlag || showsDeleted(through: relationships[index], in: entity) else {
             return nil
         }
         if object.related == nil { object.related = RelatedObjects() }
@@ -74,7 +85,8 @@ extension ManagedObjectContext {
 
     // MARK: To-many
 
-    /// The objects a to-many holds, in order for an ordered one (deleted ones left out).
+    /// The objects a to-many holds, in order for an ordered one (deleted ones left out, unless
+    /// their deletion is denied through this link).
     func toManyObjects(of object: ManagedObject, relationship index: Int) -> [ManagedObject] {
         guard index < object.entity.relationships.count, let contents = toManyContents(of: object, relationship: index),
               let entity = destination(of: object.entity.relationships[index]) else { return [] }
@@ -84,7 +96,8 @@ extension ManagedObjectContext {
             contents.checkedGeneration = graphGeneration
             return objects
         }
-        let objects = resolve(contents.references, in: entity).filter { !$0.deletedFlag }
+        let showsDeleted = showsDeleted(through: object.entity.relationships[index], in: entity)
+        let objects = resolve(contents.references, in: entity).filter { !$0.deletedFlag || showsDeleted }
         contents.objects = objects
         if objects.count == contents.references.count { contents.checkedGeneration = graphGeneration }
         return objects
@@ -149,9 +162,11 @@ extension ManagedObjectContext {
         let rows = if let storedRows { try storedRows(saved) } else {
             try store.references(in: entity, slot: slot, positionSlot: positionSlot, owners: saved)
         }
+        // A child deleted through a denied link stays (see `showsDeleted(through:in:)`).
+        let keepsDeleted = showsDeleted(through: relationship, in: entity)
         for row in rows {
             // Objects changed or deleted here are judged by their current values, below.
-            if let child = held?.byKey[row.key], child.committedStorage != nil || child.deletedFlag { continue }
+            if let child = held?.byKey[row.key], child.committedStorage != nil || (child.deletedFlag && !keepsDeleted) { continue }
             if let index = ownerIndex[row.owner] { members[index].append((row.key, row.position)) }
         }
         func add(_ child: ManagedObject) {
@@ -160,7 +175,7 @@ extension ManagedObjectContext {
             if let positionSlot, case .integer(let value) = child.storage[positionSlot] { position = value }
             members[index].append((reference(to: child), position))
         }
-        for child in changed.values where child.entity === entity && !child.deletedFlag { add(child) }
+        for child in changed.values where child.entity === entity && (!child.deletedFlag || keepsDeleted) { add(child) }
         if insertedCount > 0 {
             for child in insertedOrder where child.insertedFlag && child.entity === entity { add(child) }
         }
@@ -187,8 +202,9 @@ extension ManagedObjectContext {
         for (index, object) in objects.enumerated() { objectIndex[reference(to: object)] = index }
         var owners = [[Int64]](repeating: [], count: objects.count)
         let held = registered[ObjectIdentifier(ownerEntity)]
+        let keepsDeleted = showsDeleted(through: relationship, in: ownerEntity)
         func changedHere(_ owner: ManagedObject) -> Bool {
-            owner.deletedFlag || owner.related?.toMany[inverseIndex]?.committed != nil
+            (owner.deletedFlag && !keepsDeleted) || owner.related?.toMany[inverseIndex]?.committed != nil
         }
         let saved = objects.filter { !$0.tiebreakIsTemporary }.map(\.tiebreakKey)
         let rows = if let storedRows { try storedRows(saved) } else { try store.inverseLinks(in: table, destinations: saved) }
@@ -197,7 +213,7 @@ extension ManagedObjectContext {
             if let index = objectIndex[row.owner] { owners[index].append(row.key) }
         }
         var counted = Set<ObjectIdentifier>()
-        for owner in pendingListOwners() where owner.entity === ownerEntity && !owner.deletedFlag {
+        for owner in pendingListOwners() where owner.entity === ownerEntity && (!owner.deletedFlag || keepsDeleted) {
             guard let contents = owner.related?.toMany[inverseIndex], contents.committed != nil,
                   owner.insertedFlag || changed[ObjectIdentifier(owner)] != nil,
                   counted.insert(ObjectIdentifier(owner)).inserted else { continue }
