@@ -65,10 +65,39 @@ final class RelationshipSortTests: XCTestCase {
         XCTAssertEqual(try fixture.container.newContext().fetch(request).map(\.title), expected)
     }
 
+    /// `FetchSortDescriptor(key:)` takes its root from the request, alone or beside typed
+    /// descriptors (issue 25, item 13: these did not compile).
+    func testStringKeysTakeTheirRootFromTheRequest() throws {
+        let fixture = try PredicateGraphFixture()
+        let alone = FetchRequest<RPTask>(sortBy: [FetchSortDescriptor(key: "project.name")])
+        let mixed = FetchRequest<RPTask>(sortBy: [FetchSortDescriptor(key: "project.name"), FetchSortDescriptor(\.title)])
+        let typedFirst = FetchRequest<RPTask>(sortBy: [FetchSortDescriptor(\.done), FetchSortDescriptor(key: "project.name")])
+        let expected = ["Loose end", "Weed beds", "Buy milk", "Call mom", "Fix roof", "Plan trip", "Write report"]
+        XCTAssertEqual(try fixture.context.fetch(mixed).map(\.title), expected)
+        XCTAssertEqual(try fixture.context.fetch(alone).map(\.title).count, expected.count)
+        XCTAssertEqual(try fixture.context.fetch(typedFirst).count, expected.count)
+        let document = FetchRequest<ManagedObject>(entityName: "RPTask", sortBy: [FetchSortDescriptor(key: "title")])
+        XCTAssertEqual(try fixture.context.fetch(document).count, expected.count)
+    }
+
+    /// A to-many has no one value to sort by: the error says what can be sorted by, not
+    /// `ANY tags.name`, which is a predicate (issue 25, item 16).
+    func testSortingByAToManySaysWhatCanBeSorted() throws {
+        let fixture = try PredicateGraphFixture()
+        for key in ["tags.name", "tags", "project.tasks.title"] {
+            expectError(try fixture.context.fetch(FetchRequest<RPTask>(sortBy: [FetchSortDescriptor(key: key)])), .invalidRequest, key) { error in
+                XCTAssertFalse(error.message.contains("ANY"), "\(key): \(error.message)")
+                XCTAssertFalse(error.message.contains("SUBQUERY"), "\(key): \(error.message)")
+                XCTAssertTrue(error.message.contains("to-one"), "suggests a to-one's attribute: \(error.message)")
+                XCTAssertEqual(error.attribute, key)
+            }
+        }
+    }
+
     func testSortsThatCannotBeMade() throws {
         let fixture = try PredicateGraphFixture()
         let cases: [(FetchSortDescriptor<RPTask>, String)] = [
-            (FetchSortDescriptor(key: "tags.name"), "to-many relationship RPTask.tags"),
+            (FetchSortDescriptor(key: "tags.name"), "RPTask.tags is a to-many relationship"),
             (FetchSortDescriptor(key: "project"), "it is a relationship, not an attribute"),
             (FetchSortDescriptor(key: "project.colour"), "Unknown key 'colour'"),
             (FetchSortDescriptor(key: "project.name.first"), "Unknown key"),

@@ -11,7 +11,15 @@ import Foundation
 ///
 /// SQL and in-memory sorting agree exactly; objects that tie on every descriptor are ordered
 /// by primary key (saved objects), then by insertion (unsaved ones).
-public struct FetchSortDescriptor<Root: ManagedObject>: Sendable {
+///
+/// `Root` is the class of the objects sorted: a request's `Result`, which a descriptor takes
+/// from the request it is given to, whether it names its attribute with a key path or a string
+/// (`FetchRequest<TaskItem>(sortBy: [FetchSortDescriptor(key: "project.name")])`).
+public struct FetchSortDescriptor<Root>: Sendable {
+    // `Root` is not declared `: ManagedObject`: with that bound, a `FetchSortDescriptor(key:)` in
+    // a request's array literal was typed `FetchSortDescriptor<ManagedObject>` (the bound) before
+    // the request's `Result` was known, and did not compile. The initializers that need it say so.
+
     /// Where nil values go.
     ///
     /// ```swift
@@ -64,7 +72,8 @@ public struct FetchSortDescriptor<Root: ManagedObject>: Sendable {
     /// FetchSortDescriptor(\TaskItem.due, order: .reverse, nils: .last)
     /// ```
     public init<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, order: SortOrder = .forward,
-                                       nils: NilPlacement = .first, comparison: StringComparison = .binary) {
+                                       nils: NilPlacement = .first, comparison: StringComparison = .binary)
+    where Root: ManagedObject {
         self.order = order
         self.nils = nils
         self.comparison = comparison
@@ -80,9 +89,11 @@ public struct FetchSortDescriptor<Root: ManagedObject>: Sendable {
     }
 
     /// Sorts by an attribute named by a string (for models loaded from a document), or by a key
-    /// path through to-one relationships (`"project.name"`, nil when the project is).
+    /// path through to-one relationships (`"project.name"`, nil when the project is). The
+    /// descriptor takes its `Root` from the request it goes into.
     ///
     /// ```swift
+    /// FetchRequest<TaskItem>(sortBy: [FetchSortDescriptor(key: "project.name"), FetchSortDescriptor(\.name)])
     /// FetchSortDescriptor<ManagedObject>(key: "name", comparison: .caseInsensitive)   // document models
     /// ```
     public init(key: String, order: SortOrder = .forward, nils: NilPlacement = .first,

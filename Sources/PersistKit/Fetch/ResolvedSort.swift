@@ -28,6 +28,15 @@ struct ResolvedSort: Sendable {
             hops = []
             return
         }
+        if let (owner, toMany) = PredicateKey.firstToMany(in: descriptor.key, of: entity) {
+            // ANY, @count and SUBQUERY, which a predicate would take, do not give one value per object.
+            throw PersistError(.invalidRequest,
+                "Cannot sort \(entity.name) by \(descriptor.key): \(owner.name).\(toMany.name) is a to-many relationship, whose "
+                + "objects give no one value to sort by. Sort by an attribute of \(entity.name) or of a to-one (as "
+                + "\(Self.toOneExample(in: entity))); to order by what a to-many holds, keep it in an attribute (its count, "
+                + "its first name) and sort by that",
+                entity: entity.name, attribute: descriptor.key)
+        }
         let resolved: PredicateKey.Resolved
         do {
             resolved = try PredicateKey.resolve(descriptor.key, in: entity)
@@ -43,6 +52,16 @@ struct ResolvedSort: Sendable {
         slot = Int.max
         targetSlot = attribute.index
         hops = resolved.hops
+    }
+
+    /// A key through one of `entity`'s to-ones (`project.name`), to show what can be sorted by.
+    private static func toOneExample(in entity: EntityDescription) -> String {
+        for relationship in entity.relationships where relationship.kind == .toOne {
+            if let destination = entity.destinationEntity(of: relationship), let attribute = destination.attributes.first {
+                return relationship.name + "." + attribute.name
+            }
+        }
+        return "project.name"
     }
 
     /// The value the sort reads from an object: its attribute, or through its to-ones (nil when

@@ -1,7 +1,7 @@
 import Foundation
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-extension FetchSortDescriptor {
+extension FetchSortDescriptor where Root: ManagedObject {
     /// Sorts as a Foundation `FetchSortDescriptor` made from a key path does: by the attribute the
     /// key path names, in its order, nil before every value (so first when `.forward`, last when
     /// `.reverse`, as Foundation orders optionals).

@@ -78,6 +78,20 @@ enum PredicateKey {
         throw unknownKey(key, in: entity, keyPath: key, rootEntity: entity)
     }
 
+    /// The first to-many a key goes through or ends at (`tags` in `tags.name`), with the entity
+    /// that has it; nil when the key names no to-many (or names nothing: ``resolve(_:in:)`` says
+    /// what is wrong then).
+    static func firstToMany(in key: String, of entity: EntityDescription) -> (EntityDescription, RelationshipDescription)? {
+        var current = entity
+        for component in key.split(separator: ".", omittingEmptySubsequences: false).prefix(maximumHops + 2) {
+            guard let relationship = current.relationship(named: String(component)) else { return nil }
+            if relationship.kind.isToMany { return (current, relationship) }
+            guard let destination = current.destinationEntity(of: relationship) else { return nil }
+            current = destination
+        }
+        return nil
+    }
+
     /// A to-many's path resolved: the to-ones before it, and the to-many itself.
     struct Collection {
         let hops: [Hop]
