@@ -107,6 +107,7 @@ struct PredicateFormatResolver {
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
             let comparisonOperator = try comparisonOperator(op)
             let stored = try scalar(swift, for: attribute, at: position)
+            if op == .equal || op == .notEqual { try checkCase(stored, of: attribute, key: key, at: position) }
             if !options.isEmpty {
                 guard case .text(let text) = stored else { return .constant(op == .notEqual && !stored.isNull ? true : (op == .notEqual)) }
                 let node = PredicateNode.text(attribute: key, .equal, text, options)
@@ -133,7 +134,7 @@ struct PredicateFormatResolver {
                 throw fail(error.message, at: position, attribute: key)
             }
         case .in:
-            return .inList(attribute: key, try list(swift, for: attribute, at: position))
+            return .inList(attribute: key, try list(swift, for: attribute, key: key, at: position))
         case .between:
             guard let swift, !(swift is String), let bounds = elements(of: swift), bounds.count == 2,
                   let low = bounds.first, let high = bounds.last else {
@@ -201,11 +202,40 @@ struct PredicateFormatResolver {
         return stored
     }
 
-    private func list(_ swift: Any?, for attribute: AttributeDescription, at position: Int) throws -> [SQLValue] {
+    private func list(_ swift: Any?, for attribute: AttributeDescription, key: String, at position: Int) throws -> [SQLValue] {
         guard let swift, !(swift is String), let elements = elements(of: swift) else {
             throw fail("IN needs a list or a collection, not \(ModelValueCoding.typeName(of: swift))", at: position, attribute: attribute.name)
         }
-        return try elements.map { try stored($0, for: attribute, at: position) }
+        return try elements.map { element in
+            let value = try stored(element, for: attribute, at: position)
+            try checkCase(value, of: attribute, key: key, at: position)
+            return value
+        }
+    }
+
+    /// Refuses a raw value an enum attribute cannot hold (`genre == 'poetry'` when `Genre` has
+    /// no such case), as any other value that does not fit its attribute: equal to nothing,
+    /// it is a mistake, not a question. Ordering comparisons (`priority < 5`) stay allowed.
+    private func checkCase(_ stored: SQLValue, of attribute: AttributeDescription, key: String, at position: Int) throws {
+        // The Swift type is known for entities declared by a class, not for document models.
+        guard !stored.isNull, let owner = try? PredicateKey.resolve(key, in: entity).entity,
+              attribute.index < owner.valueTypes.count, let valueType = owner.valueTypes[attribute.index] else { return }
+        let type = (valueType as? any OptionalWrappedType.Type)?.wrappedType ?? valueType
+        guard type is any RawRepresentable.Type else { return }
+        // A whole number given as a Double is compared by value, as SQLite does.
+        var candidate = stored
+        if case .real(let number) = stored, let integer = Int64(exactly: number) { candidate = .integer(integer) }
+        guard valueType.init(storedValue: candidate) == nil else { return }
+        let cases = (type as? any CaseIterable.Type).map { Self.storedCases(of: $0) } ?? []
+        throw fail("\(stored) is not a raw value of \(type), the type of \(attribute.name)"
+                   + (cases.isEmpty ? "" : " (its values are \(cases.joined(separator: ", ")))"),
+                   at: position, attribute: attribute.name)
+    }
+
+    private static func storedCases<T: CaseIterable>(of type: T.Type) -> [String] {
+        T.allCases.prefix(20).compactMap { value in
+            (try? (value as? any AttributeValue)?.makeStoredValue()).map { "\($0)" }
+        }
     }
 
     private func isCollection(_ value: Any) -> Bool { elements(of: value) != nil }
