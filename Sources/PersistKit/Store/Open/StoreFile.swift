@@ -17,7 +17,9 @@ struct StoreFile {
 
     var directory: String { (realPath as NSString).deletingLastPathComponent }
 
-    /// Resolves and checks `url`: a file URL whose directory exists, not itself a directory.
+    /// Resolves and checks `url`: a file URL, not itself a directory. The directory is made
+    /// (with its missing parents) when the store may be written, as `mkdir -p` would: a new
+    /// store at a new path is what a user asks for; a read-only store's must exist.
     ///
     /// - Throws: ``PersistError`` `.cannotOpenStore` naming the path and the problem.
     init(url: URL, readOnly: Bool) throws {
@@ -25,6 +27,7 @@ struct StoreFile {
             throw PersistError(.cannotOpenStore, "\(url) is not a file URL")
         }
         path = url.path
+        if !readOnly { try StoreFile.makeDirectory((path as NSString).deletingLastPathComponent, for: path) }
         realPath = try StoreFile.resolve(path)
         var isDirectory: ObjCBool = false
         exists = FileManager.default.fileExists(atPath: realPath, isDirectory: &isDirectory)
@@ -43,6 +46,18 @@ struct StoreFile {
         }
         if !exists, let readOnlyReason {
             throw PersistError(.cannotOpenStore, "Cannot create store \(path): \(readOnlyReason)")
+        }
+    }
+
+    /// Makes `directory` and its missing parents. Anything already there (a directory, a link
+    /// to one, or a file in the way) is left for ``resolve(_:)`` to judge.
+    private static func makeDirectory(_ directory: String, for path: String) throws {
+        guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return }
+        let parent = (directory as NSString).deletingLastPathComponent
+        if parent != directory { try makeDirectory(parent, for: path) }
+        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+            throw PersistError(.cannotOpenStore,
+                "Cannot create store \(path): the directory \(directory) cannot be made (\(String(cString: strerror(errno))))")
         }
     }
 
