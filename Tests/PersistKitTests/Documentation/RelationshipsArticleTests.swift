@@ -1,0 +1,76 @@
+import Foundation
+import PersistKit
+import PersistKitTestSupport
+import XCTest
+
+/// The code of the DocC article Relationships, compiled and run (`DocumentationCodeBlocksTests`
+/// checks that every block of the article stands here).
+enum RelationshipsArticle {
+    final class Project: ManagedObject {
+        @Attribute(.unique) var name: String
+        @Relationship(deleteRule: .cascade) var tasks: Set<TaskItem>    // inverse: TaskItem.project
+        @Relationship var milestones: [Milestone]                      // ordered; inverse: Milestone.project
+    }
+
+    final class TaskItem: ManagedObject {
+        override class var entityName: String { "Task" }
+        @Attribute var name: String
+        @Relationship(inverse: \Project.tasks) var project: Project?   // to-one
+        @Relationship(inverse: \Tag.tasks) var tags: Set<Tag>          // many-to-many
+    }
+
+    final class Tag: ManagedObject {
+        @Attribute(.unique) var name: String
+        @Relationship var tasks: Set<TaskItem>
+    }
+
+    final class Milestone: ManagedObject {
+        @Attribute var title: String
+        @Relationship(inverse: \Project.milestones) var project: Project?
+    }
+
+    static func makeModel() throws -> ManagedObjectModel {
+        let model = try ManagedObjectModel(entities: [Project.self, TaskItem.self, Tag.self, Milestone.self])
+        return model
+    }
+
+    static func inversesAreKeptAtOnce(in context: ManagedObjectContext, urgent: Tag, errands: Tag) -> (Project, TaskItem) {
+        let home = Project(context: context)
+        home.name = "Home"
+        let task = TaskItem(context: context)
+        task.name = "Buy milk"
+        task.project = home              // home.tasks now contains task
+        home.tasks.remove(task)          // task.project is nil again
+        task.tags = [urgent, errands]    // urgent.tasks and errands.tasks contain task
+        return (home, task)
+    }
+
+    static func relate(_ imported: [TaskItem], to inbox: Project) {
+        for task in imported { task.project = inbox }   // one link each
+        inbox.tasks = Set(imported)                      // or all at once
+    }
+}
+
+final class RelationshipsArticleTests: XCTestCase {
+    func testTheArticleRuns() throws {
+        let model = try RelationshipsArticle.makeModel()
+        let context = try PersistentContainer(model: model, store: .inMemory).newContext()
+        let urgent = RelationshipsArticle.Tag(context: context), errands = RelationshipsArticle.Tag(context: context)
+        urgent.name = "urgent"
+        errands.name = "errands"
+        let (home, task) = RelationshipsArticle.inversesAreKeptAtOnce(in: context, urgent: urgent, errands: errands)
+        XCTAssertNil(task.project)
+        XCTAssertEqual(home.tasks, [])
+        XCTAssertEqual(urgent.tasks, [task])
+        XCTAssertEqual(errands.tasks, [task])
+        let imported = (0..<3).map { index -> RelationshipsArticle.TaskItem in
+            let task = RelationshipsArticle.TaskItem(context: context)
+            task.name = "imported \(index)"
+            return task
+        }
+        RelationshipsArticle.relate(imported, to: home)
+        XCTAssertEqual(home.tasks, Set(imported))
+        XCTAssertTrue(imported.allSatisfy { $0.project === home })
+        try context.save()
+    }
+}
