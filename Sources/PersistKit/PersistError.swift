@@ -28,7 +28,7 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         case sqlite
         /// The file is not an SQLite database (or is damaged).
         case notADatabase
-        /// The store could not be opened: missing directory, no permission, locked.
+        /// The store could not be opened: a directory that cannot be made, no permission, locked.
         case cannotOpenStore
         /// The store was written with another model.
         case incompatibleModel
@@ -76,7 +76,7 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         case sqlite(SQLiteResultCode?, sql: String?)
         /// The file is not an SQLite database, or is damaged.
         case notADatabase(file: String?)
-        /// The store could not be opened or written: a missing directory, no permission, a lock.
+        /// The store could not be opened or written: a directory that cannot be made, no permission, a lock.
         case cannotOpenStore(file: String?)
         /// The store was written with another model (or format); both versions are named when known.
         case incompatibleModel(file: String?, storeVersion: String?, modelVersion: String?)

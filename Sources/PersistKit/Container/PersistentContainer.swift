@@ -49,8 +49,9 @@ public final class PersistentContainer: Sendable {
     ///   (or is truncated or damaged), `.incompatibleModel` for a store written with another
     ///   model, a newer version of the model or a newer store format, an older version with no
     ///   migration plan or no way through it, or whose tables and columns do not match the
-    ///   model (the files are left untouched), `.cannotOpenStore` for a missing directory, a new
-    ///   store in a read-only location, or a locked database; a migration's own errors
+    ///   model (the files are left untouched), `.cannotOpenStore` for a directory that cannot be
+    ///   made (a writable store's missing directories are made), a read-only store's missing
+    ///   directory, a new store in a read-only location, or a locked database; a migration's own errors
     ///   (duplicates for a new uniqueness constraint, an error a custom stage throws), after
     ///   which the store is as it was.
     public init(model: ManagedObjectModel, store: StoreDescription, options: Options = Options()) throws {
