@@ -86,7 +86,8 @@ extension TaskStore {
     public func overflow(planning tasks: [TaskItem], on day: CalendarDay) throws -> PlanOverflow? {
         let limits = try dayLimits()
         let record = try self.day(day)
-        let adding = tasks.filter { !$0.isComplete && (record == nil || $0.day !== record) }
+        var seen = Set<ObjectIdentifier>()
+        let adding = tasks.filter { !$0.isComplete && (record == nil || $0.day !== record) && seen.insert(ObjectIdentifier($0)).inserted }
         let addingIDs = Set(adding.map(ObjectIdentifier.init))
         let holding = (record?.tasks ?? []).filter { !$0.isComplete && !addingIDs.contains(ObjectIdentifier($0)) }
         for priority in TaskPriority.allCases.reversed() {
@@ -114,6 +115,9 @@ extension TaskStore {
     @discardableResult
     public func plan(_ tasks: [TaskItem], on day: CalendarDay) throws -> [PlanPlace] {
         for task in tasks { try checkOwned(task) }
+        // A task given twice is planned once, and counts once against the limits.
+        var seen = Set<ObjectIdentifier>()
+        let distinct = tasks.filter { seen.insert(ObjectIdentifier($0)).inserted }
         if let done = tasks.first(where: \.isComplete) {
             throw PersistError(.validation, "task \(done.reference) is done: there is nothing left to plan",
                                entity: TaskItem.entityName, attribute: "day", objectIDs: [done.objectID])
@@ -122,13 +126,13 @@ extension TaskStore {
             throw PersistError(.validation, "\(day.isoText) was reviewed already: plan for a day still to come",
                                entity: Day.entityName, attribute: "tasks")
         }
-        if let overflow = try overflow(planning: tasks, on: day) {
+        if let overflow = try overflow(planning: distinct, on: day) {
             throw PersistError(.validation, overflow.message(dayName: day.isoText), entity: Day.entityName, attribute: "tasks")
         }
         let before = tasks.map(\.planPlace)
         try saving {
             let record = try dayRecord(day)
-            for task in tasks where task.day !== record {
+            for task in distinct where task.day !== record {
                 task.day = record
                 task.backloggedAt = nil
             }

@@ -24,8 +24,15 @@ struct Tasks: ParsableCommand {
             shown as #errands); both are made on first use, and names are matched without regard \
             to case. A priority is low, normal (the default) or high.
 
+            Each day has a plan that holds at most a few open tasks of each priority (tasks \
+            limits): tasks today shows it, tasks plan and tasks unplan change it, and tasks review \
+            ends the day, once; what was not done waits in the backlog (tasks backlog), or goes on \
+            to the next day with --carry.
+
             Control characters in names and notes are printed as visible escapes, such as \\u{1B} \
-            for ESC; --json output keeps the exact text.
+            for ESC; --json output keeps the exact text. Dates follow LC_ALL, LC_TIME or LANG \
+            (plain ASCII in the C locale); TASKS_NOW (an ISO 8601 instant) fixes the time tasks \
+            takes as now.
             """,
         version: Tasks.version,
         subcommands: [ListCommand.self, AddCommand.self, ShowCommand.self, EditCommand.self, DoneCommand.self,

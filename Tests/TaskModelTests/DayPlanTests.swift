@@ -39,6 +39,8 @@ final class DayPlanTests: XCTestCase {
                        + normals.map(\.reference).dropLast().joined(separator: ", ") + " and \(normals[3].reference))")
         try store.plan(Array(normals.prefix(3)), on: today)
         XCTAssertEqual(try store.plan([normals[0]], on: today), [.day(today)], "planning a task again changes nothing")
+        try store.unplan([normals[2]])
+        XCTAssertEqual(try store.plan([normals[2], normals[2]], on: today), [.backlog, .backlog], "a task given twice counts once")
         XCTAssertNil(try store.overflow(planning: [normals[0]], on: today), "a task on the day counts once")
     }
 
