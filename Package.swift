@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -27,7 +28,11 @@ let package = Package(
         ),
         .target(
             name: "PersistKit",
-            dependencies: ["CSQLite", "PersistKitText"]
+            dependencies: [
+                "CSQLite",
+                "PersistKitText",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "TaskModel",
@@ -49,7 +54,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PersistKitTests",
-            dependencies: ["PersistKit", "PersistKitText", "PersistKitTestSupport"]
+            dependencies: [
+                "PersistKit",
+                "PersistKitText",
+                "PersistKitTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "TaskModelTests",

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// A model and the store that holds its objects; hands out contexts.
@@ -58,12 +59,16 @@ public final class PersistentContainer: Sendable {
         self.model = model
         storeDescription = store
         let migrator = try options.migrationPlan?.migrator(for: model, progress: options.migrationProgress)
-        self.store = try SQLiteStore(model: model, description: store, migrator: migrator)
+        self.store = try SQLiteStore(model: model, description: store, migrator: migrator, logSettings: options.logSettings)
         migrationReport = migrator?.report
         self.store.addCommitObserver { [weak self] change in
             self?.viewContextShouldMerge(change)
         }
     }
+
+    /// The logger given in ``Options/logger`` (nil: the container logs nothing); each new
+    /// context starts with it (``ManagedObjectContext/logger``).
+    public var logger: Logger? { store.logSettings.logger }
 
     /// Whether the store is read-only: opened with `readOnly: true`, or not writable by this
     /// process. Fetches work; a save throws `.cannotOpenStore` ("the store ... is read-only").

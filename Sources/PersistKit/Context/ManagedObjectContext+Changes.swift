@@ -38,6 +38,7 @@ extension ManagedObjectContext {
         let lastMerge = mergeCount
         mergeCount &+= 1
         guard !changes.isEmpty || !complete else { return }
+        if logSink != nil { logMerge(changes, complete: complete) }
         // Rows inserted, deleted or relinked elsewhere change derived to-manys (a project's
         // tasks) even when this context holds none of them: those are computed again when read.
         if !complete || changes.contains(where: { change in

@@ -68,11 +68,13 @@ extension ManagedObjectContext {
     /// - Throws: ``PersistError`` for an invalid request or predicate, a value in the store
     ///   that does not fit its attribute's type, or an SQLite error.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
+        let started = logSink?.logsDebug == true ? LogSink.now() : 0
         processPendingChanges()
         let plan = try plan(request)
         let prefetching = try prefetchSteps(request.relationshipKeyPathsForPrefetching, entity: plan.entity)
         let objects = try fetchObjects(plan, includesPendingChanges: request.includesPendingChanges)
         try prefetch(prefetching, for: objects)
+        if started != 0 { logFetch(plan, rows: objects.count, started: started) }
         if T.self == ManagedObject.self || plan.entity.objectClass == T.self {
             // Every element is an instance of exactly `T` (the entity's class): an array of class
             // references has the same layout whatever its static element type.
@@ -99,6 +101,7 @@ extension ManagedObjectContext {
     /// let remaining = try context.count(for: FetchRequest<TaskItem>(predicate: \.isComplete == false))
     /// ```
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
+        let started = logSink?.logsDebug == true ? LogSink.now() : 0
         processPendingChanges()
         let plan = try plan(request)
         let pending = request.includesPendingChanges ? try pendingObjects(for: plan) : PendingObjects()
@@ -112,7 +115,9 @@ extension ManagedObjectContext {
             total += pending.changedOrDeleted.filter { !$0.deletedFlag && plan.matches($0) }.count
         }
         total = max(0, total - plan.offset)
-        return plan.limit > 0 ? min(total, plan.limit) : total
+        total = plan.limit > 0 ? min(total, plan.limit) : total
+        if started != 0 { logFetch(plan, rows: total, started: started, what: "count") }
+        return total
     }
 
     func fetchObjects(_ plan: FetchPlan, includesPendingChanges: Bool) throws -> [ManagedObject] {

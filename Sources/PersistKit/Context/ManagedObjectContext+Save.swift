@@ -30,16 +30,18 @@ extension ManagedObjectContext {
     ///   local and read values in ``PersistError/problems``), `.cannotOpenStore` (another
     ///   process kept the store locked longer than its busy timeout), or an SQLite error.
     public func save() throws {
+        let started = logSink?.logsDebug == true ? LogSink.now() : 0
         refreshRevertedObjects()
         processPendingChanges()
         var pending = pendingSave()
         guard !pending.isEmpty else { return }
         if !pending.deletedElsewhere.isEmpty {
             guard mergePolicy == .storeTrump || mergePolicy == .rollback else {
-                throw PersistError(.conflict, "Cannot save changes to objects that another context or process deleted",
-                                   entity: pending.deletedElsewhere.first?.entity.name,
-                                   objectIDs: pending.deletedElsewhere.map(\.objectID), store: store.displayPath)
+                throw logConflict(PersistError(.conflict, "Cannot save changes to objects that another context or process deleted",
+                                               entity: pending.deletedElsewhere.first?.entity.name,
+                                               objectIDs: pending.deletedElsewhere.map(\.objectID), store: store.displayPath))
             }
+            logDiscardedChanges(pending.deletedElsewhere)
             // The store's state wins: the deletion stands, the changes made here go.
             discardChanges(toObjectsDeletedElsewhere: pending.deletedElsewhere)
             pending = pendingSave()
@@ -49,7 +51,13 @@ extension ManagedObjectContext {
         if model.hasRelationships { try validateRelationships(pending) }
         try checkUniqueness(pending)
         let upserts = try planUpserts(pending)
-        let result = try store.write(writePlan(pending, upserts), origin: contextIdentity)
+        let result: StoreWriteResult
+        do {
+            result = try store.write(writePlan(pending, upserts), origin: contextIdentity)
+        } catch let error as PersistError where error.code == .conflict {
+            throw logConflict(error)
+        }
+        if logSink != nil { logSave(pending, result, started: started) }
         // Committed: only now does the context change. (Its own entry in the store's log is
         // skipped by origin; the merge position must not move past other contexts' saves.)
         let plain = upserts == nil && result.merged.isEmpty && result.settled.isEmpty

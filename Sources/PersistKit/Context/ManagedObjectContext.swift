@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// A unit of work: the objects it has read, the changes made to them, saved together or not
@@ -49,6 +50,19 @@ public final class ManagedObjectContext {
     /// reads the store, and refreshes the unchanged objects it returns). Core Data's
     /// `automaticallyMergesChangesFromParent` is off by default; PersistKit's is on.
     public var automaticallyMergesChanges = true
+    /// Where this context logs its saves, fetches and merges (`.debug`) and its conflicts
+    /// (`.warning`): the container's ``PersistentContainer/Options/logger`` unless set here
+    /// (nil logs nothing). Its level is read when it is set. Statements are logged by the
+    /// container's logger, whose connections run them for every context (see <doc:Logging>).
+    ///
+    /// ```swift
+    /// context.logger = Logger(label: "import")     // this context's saves under its own label
+    /// ```
+    public var logger: Logger? {
+        didSet { logSink = LogSink.make(logger: logger, settings: store.logSettings) }
+    }
+    /// ``logger`` resolved once: nil when nothing would be logged.
+    var logSink: LogSink?
 
     /// Saved objects known to this context, by entity and primary key: one instance per object.
     @exclusivity(unchecked) var registered: [ObjectIdentifier: EntityObjects] = [:]
@@ -96,6 +110,8 @@ public final class ManagedObjectContext {
         self.store = store
         model = store.model
         lastMergedSequence = store.currentSequence
+        logger = store.logSettings.logger
+        logSink = store.logSink
     }
 
     /// The objects of one entity a context holds, by primary key.

@@ -100,7 +100,10 @@ final class StagedMigrator: StoreMigrating {
         guard let first = stages.first, let last = stages.last else { return }
         // The store must really hold the tables of the version it names, before anything changes.
         try StoreSchemaCheck.checkTables(of: first.from, connection, path: store.path)
+        let sink = connection.logSink.flatMap { $0.logsDebug ? $0 : nil }
         for (index, stage) in stages.enumerated() {
+            sink?.log(.debug, "migration of \(store.path): stage \(index + 1) of \(stages.count), version \(stage.from.version) to "
+                      + "\(stage.to.version)", metadata: ["store": "\(store.path)"])
             let tell: SchemaMigrator.Progress = { step, done, total in
                 self.progress?(MigrationProgress(fromVersion: stage.from.version, toVersion: stage.to.version, stage: index + 1,
                                                  stageCount: stages.count, step: step, rowsDone: done, totalRows: total))
@@ -119,5 +122,8 @@ final class StagedMigrator: StoreMigrating {
         let counts = try SQLiteStore(migrating: connection, model: last.to, store: store).objectCounts()
         report = MigrationReport(fromVersion: first.from.version, toVersion: last.to.version, objectCounts: counts,
                                  duration: Date().timeIntervalSince(started))
+        sink?.log(.debug, "migrated \(store.path) from version \(first.from.version) to \(last.to.version): "
+                  + "\(counts.values.reduce(0, +)) objects in \(String(format: "%.3f", Date().timeIntervalSince(started) * 1000)) ms",
+                  metadata: ["store": "\(store.path)"])
     }
 }

@@ -10,6 +10,8 @@ import Foundation
 final class BusyWait {
     private let timeout: UInt64
     private var started: UInt64 = 0
+    /// How many times a lock was found busy and waited for (for logging lock waits).
+    private(set) var waitCount = 0
 
     init(timeout: TimeInterval) {
         self.timeout = UInt64(max(0, min(timeout, 1e6)) * 1e9)
@@ -27,7 +29,10 @@ final class BusyWait {
     /// how many times it already called for this lock. Sleeps and says whether to try again.
     private func shouldRetry(after attempts: Int32) -> Bool {
         let now = BusyWait.now()
-        if attempts == 0 { started = now }
+        if attempts == 0 {
+            started = now
+            waitCount &+= 1
+        }
         guard now - started < timeout else { return false }
         // 0.1 to 0.5 ms at first, up to 0.1 to 2 ms: short against a save, long against a spin.
         let ceiling = UInt32(min(2_000, 500 + Int(attempts) * 50))

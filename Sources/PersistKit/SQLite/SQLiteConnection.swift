@@ -17,6 +17,8 @@ final class SQLiteConnection {
         /// Open the file read-only as a file nobody changes (SQLite's `immutable=1`): no locks,
         /// no -wal or -shm file, so it works where those cannot be created. Implies `readOnly`.
         var immutable = false
+        /// Where the connection logs its statements (nil: nowhere, and no SQLite hook installed).
+        var logSink: LogSink?
     }
 
     let handle: OpaquePointer
@@ -27,6 +29,12 @@ final class SQLiteConnection {
     private(set) var isInTransaction = false
     /// The busy handler's state; SQLite holds an unretained pointer to it.
     private let busyWait: BusyWait
+    /// Where the connection's lock waits and retries are logged (nil: nowhere).
+    let logSink: LogSink?
+    /// Logs every statement, or the slow ones; SQLite holds an unretained pointer to it.
+    private let tracer: StatementTracer?
+    /// Set when `init` closed the handle on its way out.
+    private var isClosed = false
 
     /// Opens (and creates, unless read-only) the database at `path`, or an in-memory database
     /// for `":memory:"`, and checks at once that the file really is a database.
@@ -57,13 +65,17 @@ final class SQLiteConnection {
         busyTimeout = max(0, configuration.busyTimeout)
         busyWait = BusyWait(timeout: busyTimeout)
         busyWait.install(on: handle)
+        logSink = configuration.logSink
+        tracer = StatementTracer.install(on: handle, sink: configuration.logSink, path: path)
         do {
             // Reading the schema fails with SQLITE_NOTADB on a garbage file: find out now, not later.
             try execute("SELECT count(*) FROM sqlite_master")
             TextFunctions.register(on: handle)
         } catch var error as PersistError {
             if !walExisted { persistkit_set_no_checkpoint_on_close(handle, 0) }
+            tracer?.uninstall(from: handle)
             sqlite3_close_v2(handle)
+            isClosed = true   // deinit runs all the same (self is initialized): it must not close again
             if error.code == .notADatabase { error.message = "\(path) is not a database: " + error.message }
             error.store = error.store ?? path
             throw error
@@ -72,6 +84,8 @@ final class SQLiteConnection {
 
     deinit {
         statements.removeAll()
+        guard !isClosed else { return }
+        tracer?.uninstall(from: handle)
         sqlite3_close_v2(handle)
     }
 
@@ -242,11 +256,15 @@ final class SQLiteConnection {
     /// ``busyTimeout`` has passed since the first try.
     private func beginImmediate() throws {
         let started = BusyWait.now()
+        let waits = busyWait.waitCount
+        var tries = 1
         while true {
             do {
                 try execute("BEGIN IMMEDIATE")
+                if tries > 1 || busyWait.waitCount != waits { logLockWait(tries: tries, since: started) }
                 return
             } catch let error as PersistError where error.sqliteCode?.primary == SQLITE_BUSY {
+                tries += 1
                 let waited = Double(BusyWait.now() - started) / 1e9
                 guard waited < busyTimeout else {
                     throw PersistError(.cannotOpenStore,
@@ -257,6 +275,13 @@ final class SQLiteConnection {
                 usleep(UInt32.random(in: 200...2_000))
             }
         }
+    }
+
+    /// Logs that taking the write lock took `tries` tries (another connection held it).
+    private func logLockWait(tries: Int, since started: UInt64) {
+        guard let logSink, logSink.logsWarnings else { return }
+        logSink.log(.warning, "waited \(String(format: "%.1f", Double(BusyWait.now() - started) / 1e6)) ms for the write lock of \(path), "
+                    + "held by another connection or process (BEGIN IMMEDIATE tried \(tries) times)", metadata: ["store": "\(path)"])
     }
 
     /// Runs `body` in one read transaction (`BEGIN DEFERRED` ... `COMMIT`), so that every
@@ -277,6 +302,9 @@ final class SQLiteConnection {
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Rows changed by every INSERT, UPDATE and DELETE since the connection opened.
+    var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
 
     /// The rowid of the last INSERT.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }

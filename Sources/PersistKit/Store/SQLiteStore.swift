@@ -17,6 +17,11 @@ final class SQLiteStore: @unchecked Sendable {
     let model: ManagedObjectModel
     let identifier: String
     let description: StoreDescription
+    /// The container's log sink: its connections' statements, and its contexts' events unless a
+    /// context has a logger of its own (nil: nothing is logged).
+    let logSink: LogSink?
+    /// The container's logger and logging settings, for its contexts.
+    let logSettings: LogSettings
     /// Why the store can only be read (nil when it can be written).
     let readOnlyReason: String?
     /// Whether the store works inside a migration's open transaction (see
@@ -44,10 +49,15 @@ final class SQLiteStore: @unchecked Sendable {
 
     /// Opens (or creates) the store; a store of an older model version is migrated by
     /// `migrator` first (without one, it is refused).
-    init(model: ManagedObjectModel, description: StoreDescription, migrator: StoreMigrating? = nil) throws {
+    init(model: ManagedObjectModel, description: StoreDescription, migrator: StoreMigrating? = nil,
+         logSettings: LogSettings = LogSettings()) throws {
         self.model = model
         self.description = description
-        let opened = try StoreOpener.open(model: model, description: description, migrator: migrator)
+        self.logSettings = logSettings
+        let logSink = LogSink.make(logger: logSettings.logger, settings: logSettings)
+        self.logSink = logSink
+        let opened = try StoreOpener.open(model: model, description: description, migrator: migrator, logSink: logSink,
+                                          logSettings: logSettings)
         writer = opened.connection
         identifier = opened.identifier
         readOnlyReason = opened.readOnlyReason
@@ -66,6 +76,8 @@ final class SQLiteStore: @unchecked Sendable {
     init(migrating connection: SQLiteConnection, model: ManagedObjectModel, store: StoreIdentity) {
         self.model = model
         description = store.description
+        logSink = connection.logSink
+        logSettings = store.logSettings
         writer = connection
         identifier = store.identifier
         readOnlyReason = nil

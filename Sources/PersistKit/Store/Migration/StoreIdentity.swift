@@ -4,4 +4,6 @@ struct StoreIdentity: Sendable {
     let description: StoreDescription
     /// The path as the caller gave it, for messages.
     let path: String
+    /// The container's logging settings, for the migration's contexts.
+    var logSettings = LogSettings()
 }

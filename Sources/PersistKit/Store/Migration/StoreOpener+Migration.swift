@@ -9,6 +9,7 @@ extension StoreOpener {
     struct Migration {
         let migrator: StoreMigrating?
         let description: StoreDescription
+        var logSettings = LogSettings()
     }
 
     /// Migrates the store at `file` from `older` to `model`, or throws with the files
@@ -35,7 +36,8 @@ extension StoreOpener {
             if now.version != older.version || now.versionHash != older.versionHash {
                 try migrator.prepare(from: now, to: model, path: file.path)
             }
-            let store = StoreIdentity(identifier: identifier, description: migration.description, path: file.path)
+            let store = StoreIdentity(identifier: identifier, description: migration.description, path: file.path,
+                                      logSettings: migration.logSettings)
             try migrator.migrate(connection, from: now, to: model, store: store)
             try StoreMetadata.recordModel(model, connection)
             try StoreSchemaCheck.checkTables(of: model, connection, path: file.path)

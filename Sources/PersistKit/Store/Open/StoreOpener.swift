@@ -40,9 +40,10 @@ enum StoreOpener {
 
     /// Opens the store of `description` for `model`; a store of an older model version is
     /// migrated by `migrator` first (see `StoreOpener+Migration.swift`).
-    static func open(model: ManagedObjectModel, description: StoreDescription, migrator: StoreMigrating? = nil) throws -> Opened {
+    static func open(model: ManagedObjectModel, description: StoreDescription, migrator: StoreMigrating? = nil,
+                     logSink: LogSink? = nil, logSettings: LogSettings = LogSettings()) throws -> Opened {
         let configuration = SQLiteConnection.Configuration(synchronous: description.synchronous,
-                                                          busyTimeout: description.busyTimeout)
+                                                          busyTimeout: description.busyTimeout, logSink: logSink)
         guard case .sqlite(let url) = description.kind else {
             let connection = try Self.connect(path: ":memory:", configuration: configuration)
             guard let identifier = try connection.inImmediateTransaction({ try createSchema(connection, model: model) }) else {
@@ -56,7 +57,7 @@ enum StoreOpener {
             return try openReadOnly(file, model: model, configuration: configuration, reason: reason)
         }
         return try openForWriting(file, model: model, configuration: configuration,
-                                  migration: Migration(migrator: migrator, description: description))
+                                  migration: Migration(migrator: migrator, description: description, logSettings: logSettings))
     }
 
     // MARK: Writing

@@ -19,6 +19,7 @@ extension SQLiteStore {
         var result = StoreWriteResult()
         _ = try save(origin: origin) { connection in
             result = StoreWriteResult()   // a retried body starts afresh
+            let rowsBefore = connection.totalChanges
             var change = StoreChange(sequence: 0, origin: origin)
             // The rows that upserts update, found before this save's own writes change any.
             let targets = try upsertTargets(plan, connection)
@@ -38,6 +39,7 @@ extension SQLiteStore {
             if !plan.links.isEmpty || !plan.listPartners.isEmpty { change.noteListChanges(history) }
             result.clearedReferences = try recordClearedReferences(dangling, connection, &change, &history)
             change.historyID = try recordHistory(history, author: plan.author, contextName: plan.contextName, connection)
+            result.rowsWritten = connection.totalChanges - rowsBefore
             return change
         }
         return result

@@ -35,4 +35,6 @@ struct StoreWriteResult {
     var clearedReferences: [String: [Int64]] = [:]
     /// The rows settled against another save's changes.
     var settled: [Row] = []
+    /// Rows the save's statements inserted, updated or deleted (history and metadata included).
+    var rowsWritten = 0
 }
