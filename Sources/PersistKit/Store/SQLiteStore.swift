@@ -10,8 +10,8 @@ import Foundation
 /// SQLite's in-memory databases have no WAL, so a second connection could not read beside a
 /// writer anyway.
 final class SQLiteStore: @unchecked Sendable {
-    // @unchecked Sendable: `writer`, `statementSQL` and `historyCursor` are only touched while
-    // holding `writerLock`; `changeLog`, `nextSequence`, `readCount` and `commitObservers` only
+    // @unchecked Sendable: `writer`, `statementSQL`, `historyCursor` and `recordsStaleModel` are
+    // only touched while holding `writerLock`; `changeLog`, `nextSequence`, `readCount` and `commitObservers` only
     // while holding `logLock`; `readers` is a pool with its own lock; the rest are lets.
 
     let model: ManagedObjectModel
@@ -36,6 +36,9 @@ final class SQLiteStore: @unchecked Sendable {
     private var statementSQL: [StatementKey: String] = [:]
     /// How far the persistent history has been read: other processes' commits (under `writerLock`).
     var historyCursor: StoreHistoryCursor
+    /// Whether the metadata lacks the model's document (a store written before stores recorded
+    /// it): the next save records it, in its transaction (under `writerLock`).
+    private var recordsStaleModel: Bool
 
     private let logLock = NSLock()
     private var changeLog: [StoreChange] = []
@@ -61,6 +64,7 @@ final class SQLiteStore: @unchecked Sendable {
         writer = opened.connection
         identifier = opened.identifier
         readOnlyReason = opened.readOnlyReason
+        recordsStaleModel = opened.recordsStaleModel
         isInMigration = false
         readers = opened.readers.map { readers in
             ReaderPool(maximumCount: description.maximumReaderCount, open: readers.open)
@@ -81,6 +85,7 @@ final class SQLiteStore: @unchecked Sendable {
         writer = connection
         identifier = store.identifier
         readOnlyReason = nil
+        recordsStaleModel = false
         isInMigration = true
         readers = nil
         historyCursor = SQLiteStore.startHistoryCursor(connection)
@@ -178,7 +183,12 @@ final class SQLiteStore: @unchecked Sendable {
                     return change
                 }
             } else {
-                change = try writer.inImmediateTransaction { try body(writer) }
+                change = try writer.inImmediateTransaction {
+                    let change = try body(writer)
+                    if recordsStaleModel { try StoreMetadata.recordModel(model, writer) }
+                    return change
+                }
+                recordsStaleModel = false
             }
             if let id = change.historyID { historyCursor.noteOwnRecord(id) }
             return change

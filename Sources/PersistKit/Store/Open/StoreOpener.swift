@@ -25,6 +25,9 @@ enum StoreOpener {
         /// How to open more connections that only read (nil for an in-memory store, which
         /// has the one connection).
         var readers: Readers?
+        /// Whether the store's metadata lacks the model's document: the next save records it
+        /// (see ``StoreSchemaCheck/Validated/recordsStaleModel``).
+        var recordsStaleModel = false
     }
 
     /// The file and settings of a store's reader connections.
@@ -66,9 +69,9 @@ enum StoreOpener {
                                        configuration: SQLiteConnection.Configuration, migration: Migration) throws -> Opened {
         let walExisted = FileManager.default.fileExists(atPath: file.realPath + "-wal")
         let connection = try Self.connect(path: file.realPath, configuration: configuration)
-        let identifier: String
+        let identified: (identifier: String, recordsStaleModel: Bool)
         do {
-            identifier = try identifyOrCreate(connection, file: file, model: model, migration: migration)
+            identified = try identifyOrCreate(connection, file: file, model: model, migration: migration)
         } catch {
             // Refused: a WAL another process left stays as it is; one we created (empty)
             // goes away on close, as SQLite does for the last connection.
@@ -78,14 +81,14 @@ enum StoreOpener {
         try connection.configureForWriting(configuration)
         var readers = configuration
         readers.readOnly = true
-        return Opened(connection: connection, identifier: identifier, readOnlyReason: nil,
-                      readers: Readers(path: file.realPath, configuration: readers))
+        return Opened(connection: connection, identifier: identified.identifier, readOnlyReason: nil,
+                      readers: Readers(path: file.realPath, configuration: readers), recordsStaleModel: identified.recordsStaleModel)
     }
 
     /// The identifier of the store the file holds, checked against `model`, or of the store
     /// made now in a file that holds nothing yet.
     private static func identifyOrCreate(_ connection: SQLiteConnection, file: StoreFile, model: ManagedObjectModel,
-                                         migration: Migration) throws -> String {
+                                         migration: Migration) throws -> (identifier: String, recordsStaleModel: Bool) {
         let objects = try connection.singleInt("SELECT count(*) FROM sqlite_master") ?? 0
         if objects == 0 {
             // Decided under the write lock: of processes opening a new store together, one
@@ -96,14 +99,15 @@ enum StoreOpener {
                 case .blank, .unfinished: return try createSchema(connection, model: model)
                 }
             }
-            if let created { return created }
+            if let created { return (created, false) }
         }
         _ = try StoreSchemaCheck.contents(of: connection, path: file.path, realPath: file.realPath)
         let validated = try StoreSchemaCheck.validate(connection, model: model, path: file.path, realPath: file.realPath)
         if let older = validated.olderModel {
             try migrate(connection, from: older, to: model, file: file, identifier: validated.identifier, migration: migration)
+            return (validated.identifier, false)   // the migration recorded the model
         }
-        return validated.identifier
+        return (validated.identifier, validated.recordsStaleModel)
     }
 
     /// Creates the tables, indexes and metadata of a new store, within the caller's

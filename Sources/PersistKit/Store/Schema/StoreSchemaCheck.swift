@@ -45,6 +45,9 @@ enum StoreSchemaCheck {
         let identifier: String
         /// The older model that wrote the store, or nil when the store is of `model`.
         let olderModel: StoredModel?
+        /// Whether the metadata lacks the model's document or version: a store written before
+        /// stores recorded their model. The next save records it.
+        var recordsStaleModel = false
     }
 
     /// Checks that a database holding a store is undamaged, of this format, and of `model`
@@ -67,7 +70,10 @@ enum StoreSchemaCheck {
         }
         try checkSameModel(stored, model, path: path)
         try checkTables(of: model, connection, path: path)
-        return Validated(identifier: identifier, olderModel: nil)
+        // Presence only: the hash matched, so a recorded document describes this schema, and
+        // comparing documents would encode the model's on every open.
+        let recorded = metadata[StoreMetadata.modelDocumentKey] != nil && metadata[StoreMetadata.modelVersionKey] != nil
+        return Validated(identifier: identifier, olderModel: nil, recordsStaleModel: !recorded)
     }
 
     /// The model the metadata says wrote the store.
