@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PersistKit", targets: ["PersistKit"]),
         .library(name: "TaskModel", targets: ["TaskModel"]),
         .executable(name: "tasks", targets: ["tasks"]),
+        .executable(name: "persistkit", targets: ["persistkit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -46,6 +47,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Reads any store without its application, through the model document the store records.
+        .executableTarget(
+            name: "persistkit",
+            dependencies: [
+                "PersistKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // What every test target shares: temporary directories, seeds, error expectations.
         .target(
             name: "PersistKitTestSupport",
@@ -70,6 +79,11 @@ let package = Package(
         .testTarget(
             name: "TasksCLITests",
             dependencies: ["tasks", "TaskModel", "PersistKit", "PersistKitTestSupport"]
+        ),
+        // Runs the `persistkit` binary on real stores (TaskModel's, version 1's too).
+        .testTarget(
+            name: "PersistKitToolTests",
+            dependencies: ["persistkit", "TaskModel", "PersistKit", "PersistKitTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

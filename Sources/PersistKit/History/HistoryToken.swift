@@ -15,7 +15,7 @@ public struct HistoryToken: Codable, Sendable, Hashable, Comparable, CustomStrin
     /// The transaction's number in the store: increases by one per saved transaction.
     public let transactionNumber: Int64
 
-    init(storeIdentifier: String, transactionNumber: Int64) {
+    package init(storeIdentifier: String, transactionNumber: Int64) {
         self.storeIdentifier = storeIdentifier
         self.transactionNumber = transactionNumber
     }

@@ -9,4 +9,13 @@ public enum RelationshipKind: String, Sendable, Hashable, Codable {
 
     /// Whether the relationship holds several objects.
     public var isToMany: Bool { self != .toOne }
+
+    /// The kind in words, for messages: `to-one`, `to-many`, `ordered to-many`.
+    package var words: String {
+        switch self {
+        case .toOne: return "to-one"
+        case .toMany: return "to-many"
+        case .orderedToMany: return "ordered to-many"
+        }
+    }
 }
