@@ -44,14 +44,20 @@ let package = Package(
             dependencies: [
                 "TaskModel",
                 "PersistKit",
+                "TerminalProgress",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // The progress bar both command-line tools draw on a terminal.
+        .target(
+            name: "TerminalProgress"
         ),
         // Reads any store without its application, through the model document the store records.
         .executableTarget(
             name: "persistkit",
             dependencies: [
                 "PersistKit",
+                "TerminalProgress",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

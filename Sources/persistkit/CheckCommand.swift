@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PersistKit
+import TerminalProgress
 
 /// `persistkit check STORE`: finds what is wrong with a store, one line per problem.
 struct CheckCommand: ParsableCommand {

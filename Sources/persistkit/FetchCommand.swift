@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PersistKit
+import TerminalProgress
 
 /// `persistkit fetch STORE ENTITY`: objects of an entity, through the library's own fetch, on
 /// the model the store records.

@@ -1,7 +1,7 @@
 import Foundation
+import TerminalProgress
 
-/// Standard output and error for `persistkit`: lines, control characters made visible, and a
-/// progress bar on standard error when it is a terminal.
+/// Standard output and error for `persistkit`: lines, control characters made visible.
 enum Output {
     /// Writes a line to standard output.
     static func line(_ text: String) {
@@ -15,15 +15,5 @@ enum Output {
 
     /// `text` with control characters (C0, DEL, C1) written as `\u{1B}`, so that a value in a
     /// store cannot move the cursor or recolour the terminal.
-    static func visible(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    static func visible(_ text: String) -> String { ProgressBar.visible(text) }
 }

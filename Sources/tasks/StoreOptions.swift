@@ -22,7 +22,8 @@ struct StoreOptions: ParsableArguments {
         try location.checkNotADirectory()
         let opened: TaskStore
         do {
-            opened = try TaskStore(url: location.url, stagesSampleData: stagesSampleData, clock: Clock.now)
+            opened = try TaskStore(container: UpgradeProgress.container(url: location.url), stagesSampleData: stagesSampleData,
+                                   clock: Clock.now)
         } catch let error as PersistError {
             throw CommandError.failure(ErrorText.openingLine(for: error, path: location.displayPath))
         }

@@ -15,9 +15,9 @@ final class FetchCommandTests: XCTestCase {
         let lines = try ToolRunner.ok("fetch", url.path, "Task", "--sort", "name").lines
         XCTAssertEqual(lines.count, 5, "\(lines)")
         XCTAssertTrue(lines[0].hasPrefix("#   name"), lines[0])
-        XCTAssertTrue(lines[0].hasSuffix("project     tags"), lines[0])
-        XCTAssertTrue(lines[1].contains("Buy milk") && lines[1].hasSuffix("Project #1  Tag #1"), lines[1])
-        XCTAssertTrue(lines[2].contains("Call mom") && lines[2].hasSuffix("nil"), lines[2])
+        XCTAssertTrue(lines[0].contains("  project  ") && lines[0].contains("  tags"), lines[0])
+        XCTAssertTrue(lines[1].hasPrefix("#1  Buy milk") && lines[1].contains("  Project #1  Tag #1"), lines[1])
+        XCTAssertTrue(lines[2].hasPrefix("#2  Call mom") && !lines[2].contains("Project #"), lines[2])
         XCTAssertEqual(lines[4], "(3 objects)")
         XCTAssertEqual(storeBytes(url), before)
     }
@@ -57,7 +57,8 @@ final class FetchCommandTests: XCTestCase {
         let tags = try XCTUnwrap(rows[0]["tags"] as? [[String: Any]])
         XCTAssertEqual(tags.map { $0["entity"] as? String }, ["Tag"])
         let projects = try ToolRunner.ok("fetch", url.path, "Project", "--where", "tasks.@count > 0").lines
-        XCTAssertEqual(projects, ["#   name  tasks", "#1  Home  Task #1", "(1 object)"])
+        XCTAssertEqual(projects.count, 3, "\(projects)")
+        XCTAssertTrue(projects[1].hasPrefix("#1  Home  ") && projects[1].contains("Task #1"), "\(projects)")
     }
 
     func testBadEntitiesPredicatesAndKeysAreUsageErrors() throws {
@@ -65,7 +66,8 @@ final class FetchCommandTests: XCTestCase {
         let url = directory.file("tasks.sqlite")
         try ToolStores.writeTaskStore(at: url)
         let entity = try ToolRunner.fails("fetch", url.path, "Nope", status: 64)
-        XCTAssertEqual(entity.stderr, "persistkit: \(url.path) has no entity Nope (its entities: Task, StoreInfo, Project, Tag, ReminderNotice)\n")
+        let names = try TaskStore.makeModel().entities.map(\.name).joined(separator: ", ")
+        XCTAssertEqual(entity.stderr, "persistkit: \(url.path) has no entity Nope (its entities: \(names))\n")
         let syntax = try ToolRunner.fails("fetch", url.path, "Task", "--where", "name ==", status: 64)
         XCTAssertTrue(syntax.stderr.contains("syntax error in predicate format"), syntax.stderr)
         let key = try ToolRunner.fails("fetch", url.path, "Task", "--where", "colour == 'red'", status: 64)

@@ -1,5 +1,6 @@
 import Foundation
 import PersistKitTestSupport
+import TaskModel
 import XCTest
 
 /// `persistkit info` on real stores: today's TaskModel, TaskModel version 1, and a store written
@@ -12,7 +13,8 @@ final class InfoCommandTests: XCTestCase {
         let before = storeBytes(url)
         let lines = try ToolRunner.ok("info", url.path).lines
         XCTAssertEqual(lines.first, url.path)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("  model version 2, hash ") && $0.hasSuffix(", model document recorded") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("  model version \(TaskStore.modelVersion), hash ") && $0.hasSuffix(", model document recorded") },
+                      "\(lines)")
         XCTAssertTrue(lines.contains { $0.hasPrefix("  Task ") && $0.hasSuffix(" 3 rows") }, "\(lines)")
         XCTAssertTrue(lines.contains { $0.hasPrefix("  Project ") && $0.hasSuffix(" 1 row") }, "\(lines)")
         XCTAssertTrue(lines.contains("    project → Project (to-one, inverse tasks, delete rule nullify)"), "\(lines)")
@@ -30,7 +32,7 @@ final class InfoCommandTests: XCTestCase {
         try ToolStores.writeTaskStore(at: url)
         let output = try ToolRunner.ok("info", url.path, "--json").stdout
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
-        XCTAssertEqual(object["modelVersion"] as? Int, 2)
+        XCTAssertEqual(object["modelVersion"] as? Int, TaskStore.modelVersion)
         XCTAssertEqual(object["modelDocumentRecorded"] as? Bool, true)
         let entities = try XCTUnwrap(object["entities"] as? [[String: Any]])
         XCTAssertEqual(entities.first { $0["name"] as? String == "Task" }?["rows"] as? Int, 3)
