@@ -49,13 +49,17 @@ extension TaskStore {
     /// - Throws: as ``importDocument(_:duplicates:)-(Data,_)``; a bad name is
     ///   `not a valid task export (task 2: a task's name cannot be empty)`, as
     ///   ``TaskDocument/validate()`` says it.
+    /// `progress` is called after each task is added (before the one save), with how many
+    /// of the document's tasks are done.
     @discardableResult
-    public func importDocument(_ document: TaskDocument, duplicates: DuplicatePolicy = .skip) throws -> ImportResult {
+    public func importDocument(_ document: TaskDocument, duplicates: DuplicatePolicy = .skip,
+                               progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> ImportResult {
         try document.validate()
         // A restore: into a store with no task and no day, the limits come too.
         let restores = try count() == 0 && context.count(for: FetchRequest<Day>()) == 0
         return try importRecords(document.importedRecords, projects: document.projects, tags: document.tags,
-                                 reviews: document.reviews, limits: restores ? document.limits : nil, duplicates: duplicates)
+                                 reviews: document.reviews, limits: restores ? document.limits : nil, duplicates: duplicates,
+                                 progress: progress)
     }
 
     /// Adds tasks from records, in one save; see ``importDocument(_:duplicates:)-(Data,_)``.
@@ -65,14 +69,16 @@ extension TaskStore {
     ///   any save error; nothing is added then.
     @discardableResult
     public func importRecords(_ records: [TaskRecord], projects: [String] = [], tags: [String] = [],
-                              duplicates: DuplicatePolicy = .skip) throws -> ImportResult {
-        try importRecords(records, projects: projects, tags: tags, reviews: [], limits: nil, duplicates: duplicates)
+                              duplicates: DuplicatePolicy = .skip,
+                              progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> ImportResult {
+        try importRecords(records, projects: projects, tags: tags, reviews: [], limits: nil, duplicates: duplicates, progress: progress)
     }
 
     /// Adds tasks, projects and tags, the reviews of days not reviewed here, and the limits
     /// when given, in one save.
     private func importRecords(_ records: [TaskRecord], projects: [String], tags: [String], reviews: [DayReview],
-                               limits: DayLimits?, duplicates: DuplicatePolicy) throws -> ImportResult {
+                               limits: DayLimits?, duplicates: DuplicatePolicy,
+                               progress: ((_ done: Int, _ total: Int) -> Void)?) throws -> ImportResult {
         let cleaned = try TaskStore.cleanRecords(records)
         let projectNames = try TaskStore.cleanLabels(projects, kind: .project)
         let tagNames = try TaskStore.cleanLabels(tags, kind: .tag)
@@ -90,6 +96,7 @@ extension TaskStore {
             for name in projectNames { _ = try labels.project(name) }
             for name in tagNames { _ = try labels.tag(name) }
             for record in cleaned {
+                defer { progress?(result.imported + result.skipped, cleaned.count) }
                 if existing.contains(Identity(name: record.name, createdAt: record.createdAt)) {
                     result.skipped += 1
                     continue

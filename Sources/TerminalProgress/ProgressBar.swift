@@ -2,11 +2,12 @@ import Foundation
 import Synchronization
 
 /// A one-line progress bar on standard error, drawn only when standard error is a terminal
-/// (piped or redirected, nothing is drawn), at most ten times a second: what `persistkit` and
+/// (piped or redirected, nothing is drawn), at most ten times a second (a new step at once): what `persistkit` and
 /// `tasks` show during long work. One command owns it.
 package final class ProgressBar: Sendable {
     private struct State {
         var lastDraw: UInt64 = 0
+        var lastWhat = ""
         var isShown = false
     }
 
@@ -21,8 +22,10 @@ package final class ProgressBar: Sendable {
         guard isTerminal, total > 0 else { return }
         state.withLock { state in
             let now = DispatchTime.now().uptimeNanoseconds
-            guard now - state.lastDraw > 100_000_000 || done >= total else { return }
+            // A new step, and the end, are drawn at once.
+            guard now - state.lastDraw > 100_000_000 || done >= total || what != state.lastWhat else { return }
             state.lastDraw = now
+            state.lastWhat = what
             let width = 30
             let fraction = min(1, Double(max(0, done)) / Double(total))
             let filled = Int(fraction * Double(width))

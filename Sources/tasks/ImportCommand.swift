@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PersistKit
 import TaskModel
+import TerminalProgress
 
 /// `tasks import FILE`: adds the tasks of an export, skipping the ones already there.
 struct ImportCommand: ParsableCommand {
@@ -37,7 +38,12 @@ struct ImportCommand: ParsableCommand {
         // A store this import creates holds exactly what was imported: no examples (a backup
         // restored into a new store gives back the tasks exported, no more).
         let store = try storeOptions.open(stagesSampleData: false)
-        let result = try store.importDocument(document, duplicates: keepDuplicates ? .keep : .skip)
+        // On a terminal, a bar: adding the tasks is the first half, the one save the second.
+        let bar = ProgressBar()
+        let result = try store.importDocument(document, duplicates: keepDuplicates ? .keep : .skip) { done, total in
+            bar.show(done < total ? "adding tasks" : "saving \(NumberText.count(total, "task"))", done: done, total: 2 * total)
+        }
+        bar.clear()
         var text = "Imported " + NumberText.count(result.imported, "task")
         if result.skipped > 0 {
             text += " (skipped \(NumberText.grouped(result.skipped)) already in the store)"
