@@ -76,22 +76,10 @@ final class CheckCommandTests: XCTestCase {
     /// On a terminal the check draws a progress bar on standard error; piped (every other
     /// test), it draws nothing.
     func testProgressIsShownOnATerminalOnly() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), let binary = ToolRunner.url else {
-            throw XCTSkip("util-linux script is needed to run the tool on a pseudo-terminal")
-        }
         let directory = TemporaryDirectory()
         let url = try store(directory)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "'\(binary.path)' check '\(url.path)'", "/dev/null"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        XCTAssertEqual(process.terminationStatus, 0, text)
+        let (status, text) = try runOnTerminal(try XCTUnwrap(ToolRunner.url), ["check", url.path])
+        XCTAssertEqual(status, 0, text)
         XCTAssertTrue(text.contains("\r\u{1B}[K[") && text.contains("% checking integrity of "), text.debugDescription)
         XCTAssertTrue(text.contains("no problems"), text)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PersistKit
+import PersistKitTestSupport
 import TaskModel
 import XCTest
 
@@ -7,22 +8,9 @@ import XCTest
 /// a progress bar on standard error meanwhile (piped, nothing: UpgradeTests and ExportImportTests
 /// hold standard error to its one line, or to nothing).
 final class ProgressTests: XCTestCase {
-    /// Runs `tasks` on a pseudo-terminal (util-linux `script`), returning everything it showed.
-    private func runOnTerminal(_ fixture: CLIFixture, _ arguments: String) throws -> (status: Int32, text: String) {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), let binary = TasksBinary.url else {
-            throw XCTSkip("util-linux script is needed to run tasks on a pseudo-terminal")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "'\(binary.path)' \(arguments)", "/dev/null"]
-        process.environment = fixture.environment(["NO_COLOR": "1"])
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    /// Runs `tasks` on a pseudo-terminal, returning everything it showed.
+    private func runOnTerminal(_ fixture: CLIFixture, _ arguments: [String]) throws -> (status: Int32, text: String) {
+        try PersistKitTestSupport.runOnTerminal(try XCTUnwrap(TasksBinary.url), arguments, environment: fixture.environment(["NO_COLOR": "1"]))
     }
 
     func testAnImportShowsProgressOnATerminal() throws {
@@ -32,7 +20,7 @@ final class ProgressTests: XCTestCase {
         for index in 0..<300 { _ = try store.add(name: "Task \(index)", TaskChanges()) }
         let file = fixture.directory.appendingPathComponent("export.json")
         try store.exportDocument().write(to: file)
-        let (status, text) = try runOnTerminal(fixture, "import '\(file.path)'")
+        let (status, text) = try runOnTerminal(fixture, ["import", file.path])
         XCTAssertEqual(status, 0, text)
         XCTAssertTrue(text.contains("% adding tasks") && text.contains("% saving 300 tasks"), text.debugDescription)
         XCTAssertTrue(text.contains("Imported 300 tasks"), text)
@@ -48,7 +36,7 @@ final class ProgressTests: XCTestCase {
             TaskModelV1.TaskItem(context: context).name = "Task \(index) #errands"
         }
         try context.save()
-        let (status, text) = try runOnTerminal(fixture, "list --incomplete")
+        let (status, text) = try runOnTerminal(fixture, ["list", "--incomplete"])
         XCTAssertEqual(status, 0, text)
         XCTAssertTrue(text.contains("\r\u{1B}[K[") && text.contains("% upgrading to version \(TaskStore.modelVersion)"), text.debugDescription)
         XCTAssertTrue(text.contains("Upgraded tasks.sqlite to version \(TaskStore.modelVersion) (500 tasks)"), text)

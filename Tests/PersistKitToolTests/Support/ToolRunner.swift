@@ -1,4 +1,5 @@
 import Foundation
+import PersistKitTestSupport
 import XCTest
 
 /// What one run of `persistkit` did.
@@ -17,17 +18,7 @@ struct ToolResult {
 /// Runs the built `persistkit` binary (next to the test bundle) as a user would, its output
 /// collected in files (never a terminal).
 enum ToolRunner {
-    static let url: URL? = {
-        var candidates: [URL] = []
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("persistkit"))
-        }
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent("persistkit"))
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("persistkit"))
-        }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let url: URL? = builtExecutable(named: "persistkit")
 
     @discardableResult
     static func run(_ arguments: [String], environment extra: [String: String] = [:],
