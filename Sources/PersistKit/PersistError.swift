@@ -58,6 +58,9 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         /// The persistent history after a token was purged: what changed since then can no
         /// longer be told, only read again.
         case historyExpired
+        /// A value kept outside the database (`.externalStorage`) cannot be read: its file is
+        /// missing, damaged, or was replaced by another context's save since the object was read.
+        case externalDataUnavailable
     }
 
     /// What went wrong, with what is involved.
@@ -104,6 +107,8 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         case misuse
         /// The persistent history after a token was purged.
         case historyExpired(file: String?)
+        /// A value kept outside the database cannot be read; `file` is its file.
+        case externalDataUnavailable(entity: String?, key: String?, objects: [ObjectID], file: String?)
     }
 
     /// What kind of problem this is.
@@ -180,6 +185,8 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         case .invalidObject: return .invalidObject(entity: entity, objects: objectIDs)
         case .misuse: return .misuse
         case .historyExpired: return .historyExpired(file: store)
+        case .externalDataUnavailable:
+            return .externalDataUnavailable(entity: entity, key: attribute, objects: objectIDs, file: store)
         }
     }
 

@@ -42,6 +42,8 @@ final class ChildProcessTests: XCTestCase {
             return BatchMergeTests.playChild()
         case BatchedFetchMemoryTests.childRole:
             return BatchedFetchMemoryTests.playChild()
+        case ExternalStorageCrashTests.childRole:
+            return ExternalStorageCrashTests.playChild()
         default:
             return 3
         }

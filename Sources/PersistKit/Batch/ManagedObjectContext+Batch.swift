@@ -48,7 +48,9 @@ extension ManagedObjectContext {
     /// ```
     /// - Throws: ``PersistError`` `.unknownKey`, `.typeMismatch` or `.validation` for a value,
     ///   `.constraintViolation` when the new values collide with a uniqueness constraint,
-    ///   `.invalidPredicate`, `.invalidRequest`. Nothing is written when it throws.
+    ///   `.invalidPredicate`, `.invalidRequest` (also for a value of an `.externalStorage`
+    ///   attribute above its threshold: a batch update writes no files, so set such a value on
+    ///   the objects and save). Nothing is written when it throws.
     @discardableResult
     public func execute<T: ManagedObject>(_ request: BatchUpdateRequest<T>) throws -> BatchResult {
         processPendingChanges()
@@ -65,6 +67,7 @@ extension ManagedObjectContext {
             throw PersistError(.validation, "Batch update of \(entity.name): " + problems.joined(separator: "; "),
                                entity: entity.name, problems: problems)
         }
+        if store.externalData != nil { try ExternalStorage.checkBatchUpdate(of: entity, slots: slots, values: values.storage) }
         let query = try StoreQuery(entity: entity, predicate: request.predicate?.node, sorts: [])
         let keys: [Int64]
         do {

@@ -288,6 +288,8 @@ extension ManagedObjectContext {
     /// discarded; with true they are kept on top of the fresh values.
     ///
     /// An object that the store no longer has becomes deleted (``ManagedObject/isDeleted``).
+    /// With `mergeChanges` false, the values of `.externalStorage` attributes it read from
+    /// their files are let go too, to be read again when next used.
     ///
     /// ```swift
     /// context.refresh(task, mergeChanges: false)   // the store's values; unsaved changes dropped
@@ -305,6 +307,7 @@ extension ManagedObjectContext {
             // Back to a fault: relationships load again when read.
             if let related = object.related, related.hasChanges { rolledBackLists = rollBackRelationships(of: object, related) }
             object.related = nil
+            object.loadedExternalValues = nil
         } else if let related = object.related {
             related.toOne.removeAll()
             related.toMany = related.toMany.filter { $0.value.committed != nil }

@@ -248,6 +248,7 @@ extension ManagedObjectContext {
         }
         if !slots.isEmpty, !object.entity.foreignKeySlots.isEmpty { queueToManyPartners(of: object, newStorage: newStorage, slots: slots) }
         object.storage = newStorage
+        if object.loadedExternalValues != nil { object.dropStaleExternalValues() }
         pendingNotice.queueUpdate(object, slots: slots)
         if let related = object.related {
             // Loaded relationships may be stale now; lists with local changes stay (a list

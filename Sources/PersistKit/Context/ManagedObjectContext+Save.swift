@@ -60,6 +60,8 @@ extension ManagedObjectContext {
         if logSink != nil { logSave(pending, result, started: started) }
         // Committed: only now does the context change. (Its own entry in the store's log is
         // skipped by origin; the merge position must not move past other contexts' saves.)
+        if !result.externalized.isEmpty { takeExternalReferences(result.externalized, inserts: upserts?.written ?? pending.inserts,
+                                                                 updates: pending.updates) }
         let plain = upserts == nil && result.merged.isEmpty && result.settled.isEmpty
         var saved = didSave(pending, upserts, result, registeringInserts: !plain)
         if !result.clearedReferences.isEmpty { rereadClearedReferences(result.clearedReferences) }

@@ -23,6 +23,7 @@ struct ResolvedSort: Sendable {
         collation = descriptor.comparison.collation
         name = descriptor.key
         if !PredicateKey.isPath(descriptor.key), let attribute = entity.attribute(named: descriptor.key) {
+            try Self.checkSortable(attribute, entity: entity, key: descriptor.key)
             slot = attribute.index
             targetSlot = attribute.index
             hops = []
@@ -49,9 +50,20 @@ struct ResolvedSort: Sendable {
                 "Cannot sort \(entity.name) by \(descriptor.key): it is a relationship, not an attribute (sort by one of its attributes, as \(descriptor.key).name)",
                 entity: entity.name, attribute: descriptor.key)
         }
+        try Self.checkSortable(attribute, entity: entity, key: descriptor.key)
         slot = Int.max
         targetSlot = attribute.index
         hops = resolved.hops
+    }
+
+    /// Refuses an `.externalStorage` attribute: a value kept in a file is not in the row to
+    /// compare, so neither SQL nor memory could order by it.
+    private static func checkSortable(_ attribute: AttributeDescription, entity: EntityDescription, key: String) throws {
+        guard attribute.allowsExternalStorage else { return }
+        throw PersistError(.invalidRequest,
+            "Cannot sort \(entity.name) by \(key): \(attribute.name) is stored externally (.externalStorage), so its large values are "
+            + "in files, not in the rows to compare; sort by an attribute that describes it (its size, its name)",
+            entity: entity.name, attribute: key)
     }
 
     /// A key through one of `entity`'s to-ones (`project.name`), to show what can be sorted by.

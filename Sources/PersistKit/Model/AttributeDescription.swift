@@ -23,9 +23,13 @@ public struct AttributeDescription: Sendable, Hashable {
     /// The attribute's name in the previous model version, when this version renamed it
     /// (`@Attribute(originalName:)`); a migration keeps its values.
     public let originalName: String?
+    /// For a binary attribute declared `.externalStorage`: values larger than this many bytes
+    /// are kept in files beside the store. nil when every value stays in its row.
+    public let externalStorageThreshold: Int?
 
     init(name: String, type: AttributeType, isOptional: Bool, defaultValue: SQLValue?, index: Int,
-         valueTypeName: String, validation: AttributeValidation = AttributeValidation(), originalName: String? = nil) {
+         valueTypeName: String, validation: AttributeValidation = AttributeValidation(), originalName: String? = nil,
+         externalStorageThreshold: Int? = nil) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
@@ -34,7 +38,11 @@ public struct AttributeDescription: Sendable, Hashable {
         self.valueTypeName = valueTypeName
         self.validation = validation
         self.originalName = originalName
+        self.externalStorageThreshold = externalStorageThreshold
     }
+
+    /// Whether large values may be kept in files beside the store (`.externalStorage`).
+    public var allowsExternalStorage: Bool { externalStorageThreshold != nil }
 
     /// Whether a value must be set before save: not optional and no initial value.
     public var isRequired: Bool { !isOptional && defaultValue == nil }
@@ -43,12 +51,13 @@ public struct AttributeDescription: Sendable, Hashable {
     /// placeholder and fails validation if still unset at save).
     var initialStoredValue: SQLValue { defaultValue ?? .null }
 
-    /// Whether two descriptions describe the same attribute, default, validation and original name included.
+    /// Whether two descriptions describe the same attribute, default, validation, original name
+    /// and external storage included.
     public static func == (lhs: AttributeDescription, rhs: AttributeDescription) -> Bool {
         lhs.name == rhs.name && lhs.type == rhs.type && lhs.isOptional == rhs.isOptional
             && lhs.index == rhs.index && SQLValue.identical(lhs.defaultValue ?? .null, rhs.defaultValue ?? .null)
             && (lhs.defaultValue == nil) == (rhs.defaultValue == nil) && lhs.validation == rhs.validation
-            && lhs.originalName == rhs.originalName
+            && lhs.originalName == rhs.originalName && lhs.externalStorageThreshold == rhs.externalStorageThreshold
     }
 
     /// Hashes the name, type and index.

@@ -40,6 +40,8 @@ extension AttributeValidation {
                 rules.pattern = pattern
             case .unencodableBound(let error):
                 throw refuse("has a bound that cannot be encoded: \(error)")
+            case .externalStorage:
+                break   // where values are kept, not a rule (see `ExternalStorage.threshold(declaredBy:)`)
             }
         }
         if let low = rules.minimumLength, let high = rules.maximumLength, low > high {

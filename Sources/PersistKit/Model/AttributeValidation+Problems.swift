@@ -40,14 +40,8 @@ extension AttributeValidation {
         if value.isNull { return [] }
         let key = entity + "." + attribute.name
         var problems: [String] = []
-        if minimumLength != nil || maximumLength != nil, let length = Self.length(of: value) {
-            let unit = value.storageClassName == "BLOB" ? "byte" : "character"
-            if let minimumLength, length < minimumLength {
-                problems.append("\(key) must be at least \(ValueText.counted(minimumLength, unit)) (has \(ValueText.grouped(length)))")
-            }
-            if let maximumLength, length > maximumLength {
-                problems.append("\(key) must be at most \(ValueText.counted(maximumLength, unit)) (has \(ValueText.grouped(length)))")
-            }
+        if let length = Self.length(of: value) {
+            problems += lengthProblems(length, unit: value.storageClassName == "BLOB" ? "byte" : "character", key: key)
         }
         let isDate = attribute.type == .date
         if let minimum, SQLValue.compare(value, minimum) < 0 {
@@ -60,6 +54,18 @@ extension AttributeValidation {
         }
         if let pattern, case .text(let text) = value, !matchesPattern(text) {
             problems.append("\(key) must match the pattern \(pattern) (is \(ValueText.describe(value, as: attribute.type)))")
+        }
+        return problems
+    }
+
+    /// The length rules a value of `length` characters or bytes (`unit`) breaks.
+    func lengthProblems(_ length: Int, unit: String, key: String) -> [String] {
+        var problems: [String] = []
+        if let minimumLength, length < minimumLength {
+            problems.append("\(key) must be at least \(ValueText.counted(minimumLength, unit)) (has \(ValueText.grouped(length)))")
+        }
+        if let maximumLength, length > maximumLength {
+            problems.append("\(key) must be at most \(ValueText.counted(maximumLength, unit)) (has \(ValueText.grouped(length)))")
         }
         return problems
     }

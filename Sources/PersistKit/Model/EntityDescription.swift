@@ -57,6 +57,8 @@ public final class EntityDescription: @unchecked Sendable {
     /// once, checked per object.
     let requiredSlots: [Int]
     let realSlots: [Int]
+    /// The slots of the attributes declared `.externalStorage` (see `ExternalStorage`).
+    let externalStorageSlots: [Int]
     /// The declared rules of the attributes that have some.
     let validators: [SlotValidator]
     /// Each uniqueness constraint as slots, in the constraint's order.
@@ -97,6 +99,7 @@ public final class EntityDescription: @unchecked Sendable {
         reusesObjects = ManagedObject.holdsOnlyDeclarations(objectClass)
         requiredSlots = attributes.filter { !$0.isOptional }.map(\.index)
         realSlots = attributes.filter { $0.type.columnType == "REAL" }.map(\.index)
+        externalStorageSlots = attributes.filter(\.allowsExternalStorage).map(\.index)
         validators = attributes.filter { !$0.validation.isEmpty }.map { SlotValidator(attribute: $0, entityName: name) }
         // Document models match constraint keys without case, as SQLite does.
         uniquenessSlots = uniquenessConstraints.map { keys in

@@ -133,7 +133,8 @@ enum EntityReflection {
             name: attributeName, type: valueType.attributeType, isOptional: valueType.isOptionalAttribute,
             defaultValue: valueType.isOptionalAttribute && defaultValue == .null ? nil : defaultValue,
             index: index, valueTypeName: String(describing: valueType), validation: declared.validation,
-            originalName: wrapper.originalName)
+            originalName: wrapper.originalName,
+            externalStorageThreshold: try ExternalStorage.threshold(declaredBy: wrapper.optionKinds, entity: name, attribute: attributeName))
         return (attribute, declared.isUnique)
     }
 

@@ -74,6 +74,7 @@ public final class ManagedObjectModel: Sendable {
         }
         self.version = version
         try Self.checkNames(declared)
+        try ExternalStorage.checkModel(declared)
         let entities = try RelationshipResolver.resolve(declared)
         var byName: [String: EntityDescription] = [:]
         var byClass: [ObjectIdentifier: EntityDescription] = [:]
@@ -143,15 +144,18 @@ public final class ManagedObjectModel: Sendable {
     }
 
     /// A SHA-256 hash, in hex, of what the stored schema depends on: entity names, attribute
-    /// names, types and optionality, uniqueness constraints, and relationships (names, kinds,
-    /// destinations, inverses); not defaults, delete rules or order.
+    /// names, types, optionality and external storage (not its threshold), uniqueness
+    /// constraints, and relationships (names, kinds, destinations, inverses); not defaults,
+    /// delete rules or order.
     /// A store remembers the hash of the model that wrote it.
     public var versionHash: String {
         var canonical = ""
         for entity in entities.sorted(by: { $0.name < $1.name }) {
             canonical += "entity \(entity.name)\n"
             for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
-                canonical += "  \(attribute.name) \(attribute.type.rawValue)\(attribute.isOptional ? "?" : "")\n"
+                // Only externally stored attributes say so: other models keep their stores' hash.
+                canonical += "  \(attribute.name) \(attribute.type.rawValue)\(attribute.isOptional ? "?" : "")"
+                    + (attribute.allowsExternalStorage ? " external\n" : "\n")
             }
             for constraint in entity.uniquenessConstraints.map({ $0.sorted() }).sorted(by: { $0.joined(separator: ",") < $1.joined(separator: ",") }) {
                 canonical += "  unique \(constraint.joined(separator: ","))\n"

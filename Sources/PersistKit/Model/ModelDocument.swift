@@ -21,6 +21,9 @@ struct ModelDocument: Codable {
         var optional: Bool
         var defaultValue: StoredValue?
         var originalName: String?
+        /// For `.externalStorage`: values larger than this many bytes go to files (absent
+        /// otherwise, so documents of models without it keep their bytes).
+        var externalStorageThreshold: Int?
     }
 
     /// A relationship: its destination entity, kind, inverse (nil for a one-way one), delete
@@ -104,7 +107,8 @@ struct ModelDocument: Codable {
             Entity(name: entity.name,
                    attributes: entity.attributes.map {
                        Attribute(name: $0.name, type: $0.type, optional: $0.isOptional,
-                                 defaultValue: $0.defaultValue.map(StoredValue.init), originalName: $0.originalName)
+                                 defaultValue: $0.defaultValue.map(StoredValue.init), originalName: $0.originalName,
+                                 externalStorageThreshold: $0.externalStorageThreshold)
                    },
                    relationships: entity.relationships.map {
                        Relationship(name: $0.name, destination: $0.destinationEntityName, toMany: $0.kind.isToMany,
@@ -158,10 +162,14 @@ extension ModelDocument.Entity {
                 }
                 defaultValue = value.isNull ? nil : value
             }
+            if let threshold = attribute.externalStorageThreshold, threshold < 0 {
+                throw PersistError(.invalidModel, "\(name).\(attribute.name) has a negative external storage threshold (\(threshold))",
+                                   entity: name, attribute: attribute.name)
+            }
             descriptions.append(AttributeDescription(
                 name: attribute.name, type: attribute.type, isOptional: attribute.optional,
                 defaultValue: defaultValue, index: descriptions.count, valueTypeName: attribute.type.rawValue,
-                originalName: attribute.originalName))
+                originalName: attribute.originalName, externalStorageThreshold: attribute.externalStorageThreshold))
         }
         for constraint in uniquenessConstraints {
             for key in constraint where !seen.contains(key.lowercased()) {

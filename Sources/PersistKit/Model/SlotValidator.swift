@@ -12,8 +12,12 @@ final class SlotValidator: Sendable {
         self.entityName = entityName
     }
 
-    /// The rules `value` breaks, one sentence each; at once empty when it breaks none.
+    /// The rules `value` breaks, one sentence each; at once empty when it breaks none. A value
+    /// kept in a file is judged by the size its reference records (see `ExternalReference`).
     func problems(with value: SQLValue) -> [String] {
+        if attribute.allowsExternalStorage, let reference = ExternalReference(value) {
+            return attribute.validation.lengthProblems(reference.byteCount, unit: "byte", key: entityName + "." + attribute.name)
+        }
         if attribute.validation.accepts(value) { return [] }
         return attribute.validation.problems(with: value, of: attribute, in: entityName)
     }

@@ -124,7 +124,7 @@ public struct Attribute<Value: AttributeValue> {
             // A probe records the one attribute read, or that several were (see `KeyPathProbe`):
             // stores only, as a call here would cost every read a stack frame.
             if object.isProbe { object.probedSlot = object.probedSlot == -1 ? slot : ManagedObject.probedSeveralReads }
-            return Value(storedValue: object.storage[slot]) ?? unsetValue(object[keyPath: storageKeyPath].initialValue)
+            return Value(storedValue: object.storage[slot]) ?? storedElsewhereOrUnset(object, slot, object[keyPath: storageKeyPath].initialValue)
         }
         @inline(__always) set {
             var slot = object[keyPath: storageKeyPath].slot
@@ -139,6 +139,18 @@ public struct Attribute<Value: AttributeValue> {
                 object.recordEncodingProblem(at: slot, error)
             }
         }
+    }
+
+    /// The value of a slot that holds no value of the type: a value kept in a file (a
+    /// `.externalStorage` attribute's reference), read now; else what ``unsetValue(_:)`` gives.
+    /// A file that cannot be read gives nil (or the placeholder): `value(forKey:)` says why.
+    @usableFromInline
+    static func storedElsewhereOrUnset(_ object: ManagedObject, _ slot: Int, _ initialValue: Value?) -> Value {
+        if case .text = object.storage[slot], let stored = try? object.externalStoredValue(object.storage[slot], at: slot),
+           let value = Value(storedValue: stored) {
+            return value
+        }
+        return unsetValue(initialValue)
     }
 
     /// What an attribute reads as while it holds no value: its initial value, else its type's

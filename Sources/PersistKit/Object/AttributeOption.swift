@@ -15,7 +15,8 @@ import Foundation
 /// every value that breaks one; nil values of optional attributes are not checked. Rules do
 /// not change the stored schema: adding or changing one leaves the model's
 /// ``ManagedObjectModel/versionHash`` (and its model document) as they were, so existing
-/// stores open as before. `.unique` does change the schema (it adds a unique index).
+/// stores open as before. `.unique` does change the schema (it adds a unique index), and so
+/// does `.externalStorage` (see <doc:WorkingWithLargeData>).
 public struct AttributeOption<Value: AttributeValue>: Sendable, Hashable {
     @usableFromInline let kind: AttributeOptionKind
 
@@ -88,5 +89,60 @@ extension AttributeOption where Value == String? {
     @inlinable
     public static func pattern(_ regularExpression: String) -> AttributeOption {
         AttributeOption(kind: .pattern(regularExpression))
+    }
+}
+
+extension AttributeOption where Value == Data {
+    /// Values larger than 100 KB (102,400 bytes) are kept in a file beside the store, the row
+    /// keeping its name; smaller ones stay in the row. Core Data's "Allows External Storage".
+    ///
+    /// ```swift
+    /// @Attribute(.externalStorage) var photo: Data
+    /// ```
+    ///
+    /// A fetch does not read the files: a value is read when the property is first read, and
+    /// kept until the object is refreshed (``ManagedObjectContext/refresh(_:mergeChanges:)``)
+    /// or freed. The store's folder `<store file>-external` goes with the store file: copy,
+    /// move and delete them together. See <doc:WorkingWithLargeData>.
+    @inlinable
+    public static var externalStorage: AttributeOption { AttributeOption(kind: .externalStorage(threshold: ExternalStorage.defaultThreshold)) }
+
+    /// Values larger than `threshold` bytes are kept in a file beside the store; smaller ones
+    /// stay in the row (0 puts every non-empty value in a file).
+    ///
+    /// ```swift
+    /// @Attribute(.externalStorage(threshold: 1_000_000)) var video: Data
+    /// ```
+    @inlinable
+    public static func externalStorage(threshold: Int) -> AttributeOption {
+        AttributeOption(kind: .externalStorage(threshold: threshold))
+    }
+}
+
+extension AttributeOption where Value == Data? {
+    /// Values larger than 100 KB (102,400 bytes) are kept in a file beside the store, the row
+    /// keeping its name; smaller ones, and nil, stay in the row. Core Data's "Allows External
+    /// Storage".
+    ///
+    /// ```swift
+    /// @Attribute(.externalStorage) var photo: Data?
+    /// ```
+    ///
+    /// A fetch does not read the files: a value is read when the property is first read, and
+    /// kept until the object is refreshed (``ManagedObjectContext/refresh(_:mergeChanges:)``)
+    /// or freed. The store's folder `<store file>-external` goes with the store file: copy,
+    /// move and delete them together. See <doc:WorkingWithLargeData>.
+    @inlinable
+    public static var externalStorage: AttributeOption { AttributeOption(kind: .externalStorage(threshold: ExternalStorage.defaultThreshold)) }
+
+    /// Values larger than `threshold` bytes are kept in a file beside the store; smaller ones,
+    /// and nil, stay in the row (0 puts every non-empty value in a file).
+    ///
+    /// ```swift
+    /// @Attribute(.externalStorage(threshold: 1_000_000)) var video: Data?
+    /// ```
+    @inlinable
+    public static func externalStorage(threshold: Int) -> AttributeOption {
+        AttributeOption(kind: .externalStorage(threshold: threshold))
     }
 }

@@ -11,6 +11,8 @@ enum AttributeOptionKind: Sendable, Hashable {
     case pattern(String)
     /// A bound that could not be encoded, with the encoding error: the model refuses it.
     case unencodableBound(String)
+    /// Values larger than `threshold` bytes are kept in files beside the store.
+    case externalStorage(threshold: Int)
 
     /// Bounds in their stored form, or the reason one cannot be stored.
     @inlinable

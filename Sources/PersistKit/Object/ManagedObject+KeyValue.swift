@@ -7,11 +7,19 @@ extension ManagedObject {
     /// ```swift
     /// let name = try object.value(forKey: "name") as? String
     /// ```
-    /// - Throws: ``PersistError`` with code `.unknownKey` when the entity has no such attribute.
+    /// The value of an `.externalStorage` attribute kept in a file is read from it now (once:
+    /// the object keeps it), so this is how to learn why such a value cannot be read, where
+    /// the property reads as nil (or empty data).
+    ///
+    /// - Throws: ``PersistError`` with code `.unknownKey` when the entity has no such attribute,
+    ///   `.externalDataUnavailable` when the value's file is missing or damaged.
     public func value(forKey key: String) throws -> Any? {
         guard let attribute = entity.attribute(named: key) else {
             throw PersistError(.unknownKey, "\(entity.name) has no attribute named \(key)",
                                entity: entity.name, attribute: key, objectIDs: [objectID])
+        }
+        if attribute.allowsExternalStorage, let loaded = try externalStoredValue(storage[attribute.index], at: attribute.index) {
+            return decoded(loaded, at: attribute.index)
         }
         return decodedValue(at: attribute.index)
     }

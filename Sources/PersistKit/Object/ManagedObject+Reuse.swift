@@ -18,7 +18,7 @@ extension ManagedObject {
         guard entity.reusesObjects, object.leftUnregistered,
               ObjectIdentifier(type(of: object)) == ObjectIdentifier(entity.objectClass),
               !object.insertedFlag, !object.deletedFlag, object.committedStorage == nil, object.related == nil,
-              object.encodingProblems == nil, !object.isProbe else { return false }
+              object.encodingProblems == nil, object.loadedExternalValues == nil, !object.isProbe else { return false }
         // A weak or unowned reference (the app's) would see the object change rows: 1 is the
         // count every live object has.
         return _getWeakRetainCount(object) == 1 && _getUnownedRetainCount(object) == 1

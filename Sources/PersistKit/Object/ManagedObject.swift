@@ -55,6 +55,9 @@ open class ManagedObject {
     @exclusivity(unchecked) final var related: RelatedObjects?
     /// Values that could not be encoded when set (a Codable that failed): reported at save.
     @exclusivity(unchecked) final var encodingProblems: [Int: String]?
+    /// Values of `.externalStorage` attributes read from their files, by slot, each with the
+    /// reference it was read for; nil until one is read (see `ManagedObject+ExternalData.swift`).
+    @exclusivity(unchecked) final var loadedExternalValues: [Int: LoadedExternalValue]?
     @exclusivity(unchecked) final var insertedFlag = false
     @exclusivity(unchecked) final var deletedFlag = false
     /// Inserted, and the insertion not yet handed to observers: changes are part of it.
@@ -249,9 +252,16 @@ open class ManagedObject {
         managedObjectContext?.objectWillChange(self, slot: slot)
     }
 
-    /// The Swift value of a slot, for the key-value API.
+    /// The Swift value of a slot, for the key-value API (nil for a value kept in a file that
+    /// cannot be read: ``value(forKey:)`` throws instead).
     final func decodedValue(at slot: Int, in source: ContiguousArray<SQLValue>? = nil) -> Any? {
-        let stored = (source ?? storage)[slot]
+        var stored = (source ?? storage)[slot]
+        if case .text = stored, let loaded = try? externalStoredValue(stored, at: slot) { stored = loaded }
+        return decoded(stored, at: slot)
+    }
+
+    /// The Swift value of a stored value of a slot.
+    final func decoded(_ stored: SQLValue, at slot: Int) -> Any? {
         if slot < entity.valueTypes.count, let valueType = entity.valueTypes[slot] {
             if stored.isNull { return nil }
             return valueType.init(storedValue: stored)
@@ -309,7 +319,14 @@ extension ManagedObject: Hashable {
 extension ManagedObject: CustomStringConvertible {
     /// The entity, the object ID and the attribute values.
     public var description: String {
-        let values = entity.attributes.map { "\($0.name): \(storage.indices.contains($0.index) ? storage[$0.index].description : "?")" }
+        let values = entity.attributes.map { attribute in
+            guard storage.indices.contains(attribute.index) else { return "\(attribute.name): ?" }
+            let value = storage[attribute.index]
+            if attribute.allowsExternalStorage, let reference = ExternalReference(value) {
+                return "\(attribute.name): <\(reference.byteCount) bytes in a file>"
+            }
+            return "\(attribute.name): \(value.description)"
+        }
         return "<\(entity.name) \(objectID)\(deletedFlag ? " deleted" : "")> { " + values.joined(separator: ", ") + " }"
     }
 }

@@ -39,6 +39,9 @@ final class SQLiteStore: @unchecked Sendable {
     /// Whether the metadata lacks the model's document (a store written before stores recorded
     /// it): the next save records it, in its transaction (under `writerLock`).
     private var recordsStaleModel: Bool
+    /// The folder of the values of `.externalStorage` attributes kept outside the database; nil
+    /// for an in-memory store (which keeps them in their rows) and a model without any.
+    let externalData: ExternalDataFolder?
 
     private let logLock = NSLock()
     private var changeLog: [StoreChange] = []
@@ -70,6 +73,7 @@ final class SQLiteStore: @unchecked Sendable {
             ReaderPool(maximumCount: description.maximumReaderCount, open: readers.open)
         }
         historyCursor = SQLiteStore.startHistoryCursor(opened.connection)
+        externalData = opened.externalData
     }
 
     /// A store over a migration's connection, inside its open transaction, with one of the
@@ -89,6 +93,7 @@ final class SQLiteStore: @unchecked Sendable {
         isInMigration = true
         readers = nil
         historyCursor = SQLiteStore.startHistoryCursor(connection)
+        externalData = model.hasExternalStorage ? store.externalData : nil
     }
 
     deinit {
@@ -178,17 +183,22 @@ final class SQLiteStore: @unchecked Sendable {
             let change: StoreChange
             if isInMigration {
                 change = try writer.inSavepoint("persistkit_save") {
-                    let change = try body(writer)
-                    try applyDeleteActions(change, writer)
-                    return change
+                    try writingExternalData {
+                        let change = try body(writer)
+                        try applyDeleteActions(change, writer)
+                        return change
+                    }
                 }
             } else {
                 change = try writer.inImmediateTransaction {
-                    let change = try body(writer)
-                    if recordsStaleModel { try StoreMetadata.recordModel(model, writer) }
-                    return change
+                    try writingExternalData {
+                        let change = try body(writer)
+                        if recordsStaleModel { try StoreMetadata.recordModel(model, writer) }
+                        return change
+                    }
                 }
                 recordsStaleModel = false
+                if externalData != nil { releaseExternalData(writer) }
             }
             if let id = change.historyID { historyCursor.noteOwnRecord(id) }
             return change

@@ -77,6 +77,29 @@ enum WorkingWithLargeDataArticle {
         return (done, wiped)
     }
 
+    final class Attachment: ManagedObject {
+        @Attribute var name: String
+        @Attribute(.externalStorage) var contents: Data                        // above 100 KB: a file
+        @Attribute(.externalStorage(threshold: 16_384)) var preview: Data?    // above 16 KB: a file
+    }
+
+    static func export(_ context: ManagedObjectContext, to exportFolder: URL) throws {
+        let attachments = try context.fetch(FetchRequest<Attachment>(sortBy: [FetchSortDescriptor(\.name)]))
+        for attachment in attachments {          // no file read yet
+            try attachment.contents.write(to: exportFolder.appendingPathComponent(attachment.name))
+            context.refresh(attachment, mergeChanges: false)   // its bytes let go
+        }
+    }
+
+    static func read(_ attachment: Attachment, show: (Data?) -> Void) throws {
+        do {
+            let contents = try attachment.value(forKey: "contents") as? Data
+            show(contents)
+        } catch let error as PersistError where error.code == .externalDataUnavailable {
+            print(error)   // "The value of Attachment.contents of persistkit://... is stored outside the database, and its file ... is missing"
+        }
+    }
+
     static func reload(_ context: ManagedObjectContext, from server: Server, listContext: ManagedObjectContext) throws {
         try context.execute(BatchDeleteRequest<ContactBucket>())      // the cascade takes the contacts
         let buckets = try context.execute(BatchInsertRequest<ContactBucket>(objects: server.buckets.map { ["name": $0.name] }))
@@ -128,6 +151,36 @@ final class WorkingWithLargeDataArticleTests: XCTestCase {
         XCTAssertEqual(changes.count, 1)
         XCTAssertEqual(results.fetchedObjects.map(\.name), ["Cy"])
         token.cancel()
+    }
+
+    func testLargeValuesInFilesRun() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("Notes.sqlite")
+        let model = try ManagedObjectModel(entities: [Article.Attachment.self])
+        let context = try PersistentContainer(model: model, store: .sqlite(url)).newContext()
+        for (name, size) in [("a.bin", 200_000), ("b.bin", 1_000)] {
+            let attachment = Article.Attachment(context: context)
+            attachment.name = name
+            attachment.contents = sampleBytes(size)
+            attachment.preview = sampleBytes(20_000)
+        }
+        try context.save()
+        XCTAssertEqual(externalFiles(of: url).count, 3, "a.bin's contents and both previews")
+        let exportFolder = directory.file("export")
+        try FileManager.default.createDirectory(at: exportFolder, withIntermediateDirectories: true)
+        let reader = try PersistentContainer(model: model, store: .sqlite(url)).newContext()
+        try Article.export(reader, to: exportFolder)
+        XCTAssertEqual(try Data(contentsOf: exportFolder.appendingPathComponent("a.bin")), sampleBytes(200_000))
+        XCTAssertEqual(try Data(contentsOf: exportFolder.appendingPathComponent("b.bin")), sampleBytes(1_000))
+        let attachment = try XCTUnwrap(reader.fetch(FetchRequest<Article.Attachment>(predicate: \.name == "a.bin")).first)
+        var shown: Data?
+        try Article.read(attachment) { shown = $0 }
+        XCTAssertEqual(shown, sampleBytes(200_000))
+        for name in externalFiles(of: url) { try FileManager.default.removeItem(at: externalFolder(of: url).appendingPathComponent(name)) }
+        reader.refresh(attachment, mergeChanges: false)
+        shown = nil
+        try Article.read(attachment) { shown = $0 }
+        XCTAssertNil(shown, "the error was caught and printed")
     }
 
     /// A batch delete is merged into the requesting context before `execute` returns: its

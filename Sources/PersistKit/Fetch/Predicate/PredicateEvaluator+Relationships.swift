@@ -12,12 +12,15 @@ extension PredicateEvaluator {
         if case .relationship(let relationship) = node { return try compileRelationship(relationship, entity: entity) }
         guard let key = key(of: node) else { return try comparison(node, slot: 0) }
         if !PredicateKey.isPath(key), let attribute = entity.attribute(named: key) {
+            try ExternalStorage.checkComparison(node, on: attribute, of: entity)
             return try comparison(node, slot: attribute.index)
         }
         let resolved = try PredicateKey.resolve(key, in: entity)
         let test: Compiled
         switch resolved.target {
-        case .attribute(let attribute): test = try comparison(node, slot: attribute.index)
+        case .attribute(let attribute):
+            try ExternalStorage.checkComparison(node, on: attribute, of: resolved.entity)
+            test = try comparison(node, slot: attribute.index)
         case .toOne(let relationship): test = .objectValue(.reference(relationship.index), try comparison(node, slot: 0))
         case .object: test = .objectValue(.identity, try comparison(node, slot: 0))
         }

@@ -49,7 +49,9 @@ extension SQLiteStore {
                     throw refused(error, row: writer.written < inserted.count ? inserted[writer.written] : inserted.last ?? 0)
                 }
             }
-            for (index, row) in batch.rows.enumerated() {
+            for (index, stored) in batch.rows.enumerated() {
+                var row = stored
+                if let externalData { try externalize(&row, of: entity, externalData) }
                 if let existing = batch.replacing[index] {
                     try writing { try writer.finish() }   // rows are written in the request's order
                     do {

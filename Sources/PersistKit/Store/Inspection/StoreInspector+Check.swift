@@ -115,7 +115,7 @@ extension StoreInspector {
                 case "INTEGER": classes = "'integer'"
                 case "REAL": classes = "'real', 'integer'"
                 case "TEXT": classes = "'text'"
-                default: classes = "'blob'"
+                default: classes = attribute.allowsExternalStorage ? "'blob', 'text'" : "'blob'"   // text: a file's reference
                 }
                 let column = SQLName.quote(attribute.name)
                 let condition = "typeof(\(column)) NOT IN (\(classes)\(attribute.isOptional ? ", 'null'" : ""))"
@@ -129,6 +129,7 @@ extension StoreInspector {
             }
             done += (try? rowCount(entity.name)) ?? 0
         }
+        problems += try externalDataProblems(against: model)
         progress?("", total, total)
         return problems
     }

@@ -65,6 +65,7 @@ final class SchemaMigrator {
         for join in change.joinTables {
             try migrate(join)
         }
+        try moveExternalValues()
         try makeIndexes()
         for table in change.entityTables {
             if let source = table.source, source.name != table.entity.name {
@@ -73,7 +74,7 @@ final class SchemaMigrator {
         }
     }
 
-    private func report(_ step: String) {
+    func report(_ step: String) {
         progress?(step, rowsDone, totalRows)
     }
 

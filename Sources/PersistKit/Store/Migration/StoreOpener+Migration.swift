@@ -37,6 +37,7 @@ extension StoreOpener {
                 try migrator.prepare(from: now, to: model, path: file.path)
             }
             let store = StoreIdentity(identifier: identifier, description: migration.description, path: file.path,
+                                      externalData: ExternalDataFolder(storePath: file.realPath),
                                       logSettings: migration.logSettings)
             try migrator.migrate(connection, from: now, to: model, store: store)
             try StoreMetadata.recordModel(model, connection)

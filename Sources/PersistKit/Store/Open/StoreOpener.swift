@@ -28,6 +28,9 @@ enum StoreOpener {
         /// Whether the store's metadata lacks the model's document: the next save records it
         /// (see ``StoreSchemaCheck/Validated/recordsStaleModel``).
         var recordsStaleModel = false
+        /// The folder of the values kept outside the database (nil for an in-memory store,
+        /// which keeps every value in its rows, and for a model without `.externalStorage`).
+        var externalData: ExternalDataFolder?
     }
 
     /// The file and settings of a store's reader connections.
@@ -79,10 +82,12 @@ enum StoreOpener {
             throw error
         }
         try connection.configureForWriting(configuration)
+        let externalData = try ExternalDataFolder.prepareWriter(connection, model: model, storePath: file.realPath)
         var readers = configuration
         readers.readOnly = true
         return Opened(connection: connection, identifier: identified.identifier, readOnlyReason: nil,
-                      readers: Readers(path: file.realPath, configuration: readers), recordsStaleModel: identified.recordsStaleModel)
+                      readers: Readers(path: file.realPath, configuration: readers), recordsStaleModel: identified.recordsStaleModel,
+                      externalData: externalData)
     }
 
     /// The identifier of the store the file holds, checked against `model`, or of the store
@@ -160,6 +165,7 @@ enum StoreOpener {
         let keepsChecked = walExisted || access(file.directory, W_OK) != 0
         let connection = keepsChecked ? checked : try Self.connect(path: file.realPath, configuration: live)
         let readers = Readers(path: file.realPath, configuration: keepsChecked && !walExisted ? immutable : live)
-        return Opened(connection: connection, identifier: identifier, readOnlyReason: reason, readers: readers)
+        return Opened(connection: connection, identifier: identifier, readOnlyReason: reason, readers: readers,
+                      externalData: model.hasExternalStorage ? ExternalDataFolder(storePath: file.realPath) : nil)
     }
 }

@@ -16,6 +16,7 @@ extension PredicateSQLCompiler {
             throw PersistError(.invalidPredicate, "The predicate has a part SQL cannot express", entity: entity.name)
         }
         if !PredicateKey.isPath(key), let attribute = entity.attribute(named: key) {
+            try ExternalStorage.checkComparison(node, on: attribute, of: entity)
             return try leaf(node, column: column(attribute.name), isOptional: attribute.isOptional)
         }
         let resolved = try PredicateKey.resolve(key, in: entity)
@@ -32,7 +33,9 @@ extension PredicateSQLCompiler {
     /// The comparison on the column a resolved key ends at, in the current scope.
     private mutating func target(_ node: PredicateNode, _ resolved: PredicateKey.Resolved) throws -> Fragment {
         switch resolved.target {
-        case .attribute(let attribute): return try leaf(node, column: column(attribute.name), isOptional: attribute.isOptional)
+        case .attribute(let attribute):
+            try ExternalStorage.checkComparison(node, on: attribute, of: resolved.entity)
+            return try leaf(node, column: column(attribute.name), isOptional: attribute.isOptional)
         case .toOne(let relationship): return try leaf(node, column: column(relationship.name), isOptional: true)
         case .object: return try leaf(node, column: column(SchemaSQL.primaryKey), isOptional: false)
         }

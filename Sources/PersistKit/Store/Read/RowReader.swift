@@ -91,6 +91,10 @@ struct RowReader {
             value = .null
         } else if actual == SQLITE_INTEGER && expected == SQLITE_FLOAT {
             value = .real(Double(sqlite3_value_int64(cell)))
+        } else if actual == SQLITE_TEXT && expected == SQLITE_BLOB && entity.externalStorageSlots.contains(slot),
+                  case let text = Self.text(of: cell), ExternalReference(text) != nil {
+            // An `.externalStorage` value kept in a file: its reference, read when the property is.
+            value = .text(text)
         } else {
             throw mismatch(slot: slot, found: statement.value(at: column), key: key)
         }

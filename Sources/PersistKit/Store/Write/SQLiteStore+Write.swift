@@ -20,6 +20,9 @@ extension SQLiteStore {
         _ = try save(origin: origin) { connection in
             result = StoreWriteResult()   // a retried body starts afresh
             let rowsBefore = connection.totalChanges
+            var plan = plan
+            // Values too large for their rows go to files first (see `SQLiteStore+ExternalData.swift`).
+            if let externalData { result.externalized = try externalize(&plan, externalData) }
             var change = StoreChange(sequence: 0, origin: origin)
             // The rows that upserts update, found before this save's own writes change any.
             let targets = try upsertTargets(plan, connection)

@@ -37,4 +37,6 @@ struct StoreWriteResult {
     var settled: [Row] = []
     /// Rows the save's statements inserted, updated or deleted (history and metadata included).
     var rowsWritten = 0
+    /// The values the save moved into files, with the references their rows hold now.
+    var externalized: [ExternalizedValue] = []
 }

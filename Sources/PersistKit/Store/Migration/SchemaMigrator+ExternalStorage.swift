@@ -1,0 +1,117 @@
+import Foundation
+
+extension SchemaChange {
+    /// An attribute whose `.externalStorage` a stage turns on or off.
+    struct ExternalStorageChange {
+        let entity: EntityDescription
+        let attribute: AttributeDescription
+        /// On: large values leave the rows for files; off: every value comes back into its row.
+        let turnsOn: Bool
+    }
+
+    /// The attributes of the new model kept from the old one whose `.externalStorage` changes.
+    var externalStorageChanges: [ExternalStorageChange] {
+        var changes: [ExternalStorageChange] = []
+        for table in entityTables {
+            guard let source = table.source else { continue }
+            for (column, origin) in zip(table.entity.columns, table.columns) {
+                guard case .attribute = column.role, case .column(let name) = origin,
+                      let previous = source.attribute(named: name) else { continue }
+                let attribute = table.entity.attributes[column.slot]
+                if attribute.allowsExternalStorage != previous.allowsExternalStorage {
+                    changes.append(ExternalStorageChange(entity: table.entity, attribute: attribute, turnsOn: attribute.allowsExternalStorage))
+                }
+            }
+        }
+        return changes
+    }
+}
+
+extension SchemaMigrator {
+    /// Moves the values of attributes whose `.externalStorage` the stage turns on into files
+    /// (those larger than the threshold), and those of attributes it turns off back into their
+    /// rows. The files written are flushed before the migration commits; the files let go are
+    /// removed by the sweep when the migrated store opens (a migration that fails leaves them
+    /// all named by its old rows).
+    ///
+    /// - Throws: ``PersistError`` `.externalDataUnavailable` naming the objects whose files are
+    ///   missing or damaged when their values must come back into the rows; nothing is changed.
+    func moveExternalValues() throws {
+        let changes = change.externalStorageChanges
+        guard !changes.isEmpty else { return }
+        let folder = store.externalData
+        folder.beginSave()
+        do {
+            for change in changes {
+                report((change.turnsOn ? "moving large values of " : "bringing back the values of ")
+                       + "\(change.entity.name).\(change.attribute.name)")
+                if change.turnsOn {
+                    try moveIntoFiles(change, folder)
+                } else {
+                    try moveIntoRows(change, folder)
+                }
+            }
+            try folder.flush()
+            _ = folder.takeWritten()
+        } catch {
+            folder.discardWritten()
+            throw error
+        }
+    }
+
+    private func moveIntoFiles(_ change: SchemaChange.ExternalStorageChange, _ folder: ExternalDataFolder) throws {
+        let table = SQLName.quote(change.entity.name), column = SQLName.quote(change.attribute.name)
+        let primaryKey = SQLName.quote(SchemaSQL.primaryKey)
+        let threshold = change.attribute.externalStorageThreshold ?? ExternalStorage.defaultThreshold
+        let select = try connection.prepare("SELECT \(primaryKey) FROM \(table) WHERE typeof(\(column)) = 'blob' "
+                                            + "AND length(\(column)) > ? ORDER BY \(primaryKey)")
+        try select.bind([.integer(Int64(threshold))])
+        var keys: [Int64] = []
+        while try select.step() { keys.append(select.int64(at: 0)) }
+        let read = try connection.prepare("SELECT \(column) FROM \(table) WHERE \(primaryKey) = ?")
+        let update = try connection.prepare("UPDATE \(table) SET \(column) = ? WHERE \(primaryKey) = ?")
+        for key in keys {
+            read.reset()
+            try read.bind([.integer(key)])
+            guard try read.step(), case .blob(let data) = read.value(at: 0) else { continue }
+            read.reset()
+            let reference = try folder.newFile(holding: data, for: "\(change.entity.name).\(change.attribute.name)")
+            update.reset()
+            try update.bind([reference.storedValue, .integer(key)])
+            try update.run()
+        }
+    }
+
+    private func moveIntoRows(_ change: SchemaChange.ExternalStorageChange, _ folder: ExternalDataFolder) throws {
+        let table = SQLName.quote(change.entity.name), column = SQLName.quote(change.attribute.name)
+        let primaryKey = SQLName.quote(SchemaSQL.primaryKey)
+        let select = try connection.prepare("SELECT \(primaryKey), \(column) FROM \(table) WHERE typeof(\(column)) = 'text' "
+                                            + "ORDER BY \(primaryKey)")
+        var references: [(key: Int64, reference: ExternalReference?)] = []
+        while try select.step() { references.append((select.int64(at: 0), ExternalReference(select.string(at: 1)))) }
+        let update = try connection.prepare("UPDATE \(table) SET \(column) = ? WHERE \(primaryKey) = ?")
+        var problems: [(key: Int64, problem: String)] = []
+        for (key, reference) in references {
+            guard let reference else {
+                problems.append((key, "it holds text that names no file"))
+                continue
+            }
+            switch folder.contents(of: reference) {
+            case .success(let data):
+                update.reset()
+                try update.bind([.blob(data), .integer(key)])
+                try update.run()
+            case .failure(let failure):
+                problems.append((key, failure.error(entity: change.entity.name, attribute: change.attribute.name,
+                                                    file: folder.filePath(reference), objectIDs: []).message))
+            }
+        }
+        guard !problems.isEmpty else { return }
+        let objects = problems.map { objectID(change.entity.name, $0.key) }
+        throw PersistError(.externalDataUnavailable,
+            "Cannot migrate \(change.entity.name).\(change.attribute.name) to keep its values in the rows: \(problems.count) "
+            + "value\(problems.count == 1 ? "'s file is" : "s' files are") missing or damaged; nothing was changed",
+            entity: change.entity.name, attribute: change.attribute.name, objectIDs: objects,
+            problems: problems.map { "\(change.entity.name) \($0.key): \($0.problem)" }, store: folder.path)
+    }
+}
