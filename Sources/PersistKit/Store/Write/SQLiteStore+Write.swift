@@ -2,7 +2,9 @@ extension SQLiteStore {
     /// Executes a save's write plan in one `BEGIN IMMEDIATE` transaction, or nothing.
     ///
     /// Rows are deleted first, then updated, then inserted, so that the SQLite unique indexes
-    /// (the last defence behind the context's uniqueness check) judge the save's end state.
+    /// (the last defence behind the context's uniqueness check) judge the save's end state;
+    /// unique values that updated rows hand to each other are first moved out of the way
+    /// (see `vacateReassignedUniqueValues`).
     ///
     /// Inserted rows get primary keys above the entity's high-water mark; updates set only
     /// the changed columns, where the row still has the version it was read at. A row changed
@@ -33,6 +35,9 @@ extension SQLiteStore {
             // Rows left referring to deleted ones (SQLite clears them, but tells no one).
             let dangling = try danglingReferences(plan, connection)
             var conflicts = try deleteRows(plan, connection, &change, &result)
+            // Unique values other rows of the save take, out of their old rows' way: the
+            // updates may then run in any order (SQLite checks unique indexes row by row).
+            try vacateReassignedUniqueValues(plan.updates, connection)
             conflicts += try updateRows(plan, keys, connection, &change, &result)
             result.keys = try insertRows(plan.inserts, keys, connection, &change, merged: &result.merged)
             try writeLinks(plan.links, keys, skipping: result.discardedOwners, connection)
