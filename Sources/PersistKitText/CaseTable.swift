@@ -20,13 +20,24 @@ struct CaseTable: Sendable {
         }
     }
 
-    /// The lowercase of the full uppercase mapping of `scalar`, nil if that is the scalar itself.
+    /// The lowercase of the full uppercase mapping of `scalar`, mapped again until it no longer
+    /// changes; nil if that is the scalar itself. Once is not always enough: "ẞ" (capital sharp
+    /// s) uppercases to itself and lowercases to "ß", which folds to "ss" (as Unicode's full
+    /// case folding has it).
     static func folding(of scalar: Unicode.Scalar) -> [UInt32]? {
         guard scalar.properties.changesWhenCaseMapped else { return nil }
-        var folded: [UInt32] = []
-        for upper in scalar.properties.uppercaseMapping.unicodeScalars {
-            folded.append(contentsOf: upper.properties.lowercaseMapping.unicodeScalars.map(\.value))
+        var folded = [scalar]
+        for _ in 0..<3 {
+            var next: [Unicode.Scalar] = []
+            for value in folded {
+                for upper in value.properties.uppercaseMapping.unicodeScalars {
+                    next.append(contentsOf: upper.properties.lowercaseMapping.unicodeScalars)
+                }
+            }
+            if next == folded { break }
+            folded = next
         }
-        return folded == [scalar.value] || folded.isEmpty ? nil : folded
+        let values = folded.map(\.value)
+        return values == [scalar.value] || values.isEmpty ? nil : values
     }
 }

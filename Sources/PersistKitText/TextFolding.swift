@@ -17,7 +17,8 @@ import Foundation
 ///    Marks are dropped before case mapping, so a mark that case mapping would turn into a letter
 ///    (U+0345 YPOGEGRAMMENI uppercases to Ι) counts as the diacritic it is.
 /// 3. **Case folding (`[c]`).** Each scalar is mapped to the lowercase of its full uppercase mapping,
-///    scalar by scalar and without context. This is full Unicode case folding in effect: "ß" → "ss",
+///    scalar by scalar and without context, again until it no longer changes ("ẞ" → "ß" → "ss").
+///    This is full Unicode case folding in effect: "ß" → "ss",
 ///    "ﬁ" → "fi", "K" (Kelvin) → "k", "ς" and "Σ" → "σ", "İ" → "i" + U+0307. Context-free on purpose:
 ///    a contextual mapping (final sigma) would fold a pattern differently from the same text inside
 ///    a longer value. The result is decomposed again, and with `[d]` stripped of marks again, because
@@ -48,6 +49,20 @@ package enum TextFolding {
             return options.contains(.caseInsensitive) ? asciiLowercased(s) : s
         }
         return string(fromScalars: scalars(of: s, folding: options))
+    }
+
+    /// Returns `s` folded according to `options`, then recomposed (NFC): what a regular
+    /// expression is matched against. ICU's regular expressions do not see canonical
+    /// equivalence, and patterns are written composed ("é" one character, as in `[é]` or `é+`).
+    ///
+    /// ```swift
+    /// TextFolding.foldComposed("STRAẞE", .caseInsensitive)   // "strasse"
+    /// TextFolding.foldComposed("CAFÉ", .caseInsensitive)     // "café", é composed
+    /// ```
+    package static func foldComposed(_ s: String, _ options: TextOptions) -> String {
+        if options.isEmpty { return s }
+        if isASCII(s) { return fold(s, options) }
+        return fold(s, options).precomposedStringWithCanonicalMapping
     }
 
     /// Returns `s` in canonical decomposition (NFD), with case and diacritics untouched.

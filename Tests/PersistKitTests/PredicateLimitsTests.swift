@@ -330,7 +330,7 @@ final class PredicateLimitsTests: XCTestCase {
             do {
                 let fetched = try Self.counts(context, predicate)
                 let evaluator = try PredicateEvaluator(node: node, entity: entity)
-                let expected = all.filter { evaluator.evaluate($0.storage) }.map(\.count)
+                let expected = try all.filter { try evaluator.evaluate($0.storage) }.map(\.count)
                 XCTAssertEqual(fetched, expected, "seed \(seed) round \(round)")
                 if try PredicateSQLCompiler.compile(node, entity: entity).sql.hasPrefix(PredicateFunction.name) {
                     asFunction += 1

@@ -96,7 +96,7 @@ final class RelationshipPredicateEquivalenceTests: XCTestCase {
         let fetched = try context.fetch(request).map(ObjectIdentifier.init)
         let everything = try context.fetch(FetchRequest<T>())
         let plan = try context.plan(request)
-        let matching = everything.filter(plan.matches).sorted(by: plan.areInIncreasingOrder)
+        let matching = try everything.filter(plan.matches).sorted(by: plan.areInIncreasingOrder)
         var expected = Array(matching.dropFirst(request.fetchOffset))
         if request.fetchLimit > 0 { expected = Array(expected.prefix(request.fetchLimit)) }
         let count = try context.count(for: request)

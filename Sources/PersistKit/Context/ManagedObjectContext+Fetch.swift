@@ -21,8 +21,12 @@ extension ManagedObjectContext {
             return ManagedObject.tiebreak(a, b) < 0
         }
 
-        func matches(_ object: ManagedObject) -> Bool {
-            evaluator?.evaluate(object) ?? true
+        /// Whether `object` satisfies the request's predicate.
+        ///
+        /// - Throws: ``PersistError`` `.invalidPredicate` when a `MATCHES` runs over its bound.
+        func matches(_ object: ManagedObject) throws(PersistError) -> Bool {
+            guard let evaluator else { return true }
+            return try evaluator.evaluate(object)
         }
     }
 
@@ -111,8 +115,8 @@ extension ManagedObjectContext {
         } else {
             let keys = pending.changedOrDeleted.map { $0.objectID.key }
             total = try store.count(plan.query, excludingKeys: keys)
-            total += pending.inserted.filter(plan.matches).count
-            total += pending.changedOrDeleted.filter { !$0.deletedFlag && plan.matches($0) }.count
+            total += try pending.inserted.filter(plan.matches).count
+            total += try pending.changedOrDeleted.filter { try !$0.deletedFlag && plan.matches($0) }.count
         }
         total = max(0, total - plan.offset)
         total = plan.limit > 0 ? min(total, plan.limit) : total
@@ -130,7 +134,7 @@ extension ManagedObjectContext {
         let window = plan.limit > 0 ? plan.offset + plan.limit + pending.changedOrDeleted.count : 0
         let excluded = Set(pending.changedOrDeleted.map(ObjectIdentifier.init))
         let saved = try select(plan, limit: window, offset: 0).filter { !excluded.contains(ObjectIdentifier($0)) && !$0.deletedFlag }
-        let extra = (pending.inserted + pending.changedOrDeleted.filter { !$0.deletedFlag })
+        let extra = try (pending.inserted + pending.changedOrDeleted.filter { !$0.deletedFlag })
             .filter(plan.matches)
             .sorted(by: plan.areInIncreasingOrder)
         var merged: [ManagedObject] = []

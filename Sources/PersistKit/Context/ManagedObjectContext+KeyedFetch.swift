@@ -19,7 +19,7 @@ extension ManagedObjectContext {
         // Saved rows by their committed values, minus the objects changed here, merged with the
         // pending objects that match now; enough rows to fill the window after exclusions.
         let excluded = Set(pending.changedOrDeleted.map(\.tiebreakKey))
-        let extra = (pending.inserted + pending.changedOrDeleted.filter { !$0.deletedFlag })
+        let extra = try (pending.inserted + pending.changedOrDeleted.filter { !$0.deletedFlag })
             .filter(plan.matches)
             .sorted(by: plan.areInIncreasingOrder)
         // Read now: the store's lock is held while rows are handed over (a sort through a

@@ -1,4 +1,5 @@
 import Foundation
+import PersistKitText
 
 extension AttributeValidation {
     /// Whether a value breaks no rule: what every save asks of every validated value, so it
@@ -52,8 +53,16 @@ extension AttributeValidation {
             problems.append("\(key) must be \(isDate ? "no later than" : "at most") \(ValueText.describe(maximum, as: attribute.type))"
                             + " (is \(ValueText.describe(value, as: attribute.type)))")
         }
-        if let pattern, case .text(let text) = value, !matchesPattern(text) {
-            problems.append("\(key) must match the pattern \(pattern) (is \(ValueText.describe(value, as: attribute.type)))")
+        if let pattern, case .text(let text) = value {
+            let shown = ValueText.describe(value, as: attribute.type)
+            switch patternOutcome(text) {
+            case .matched: break
+            case .unmatched: problems.append("\(key) must match the pattern \(pattern) (is \(shown))")
+            case .exceededLimit(let steps):
+                problems.append("\(key) could not be checked against the pattern \(pattern): matching gave up after \(steps) steps (is \(shown))")
+            case .failed:
+                problems.append("\(key) could not be checked against the pattern \(pattern): the regular expression engine could not finish (is \(shown))")
+            }
         }
         return problems
     }

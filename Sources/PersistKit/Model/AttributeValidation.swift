@@ -1,4 +1,5 @@
 import Foundation
+import PersistKitText
 
 /// The rules an attribute's value must satisfy at save, declared with ``AttributeOption``s:
 /// length bounds (strings and data), value bounds (numbers and dates), a regular expression
@@ -26,7 +27,7 @@ public struct AttributeValidation: Sendable, Hashable {
         didSet { compiledPattern = pattern.flatMap(Self.compile) }
     }
     /// The pattern, anchored at both ends; compiled once, when the rule is declared.
-    private var compiledPattern: NSRegularExpression?
+    private var compiledPattern: BoundedRegex?
 
     /// No rules.
     init() {}
@@ -52,15 +53,19 @@ public struct AttributeValidation: Sendable, Hashable {
     }
 
     /// The pattern made to match whole values; nil when it is not a valid regular expression.
-    static func compile(_ pattern: String) -> NSRegularExpression? {
-        guard (try? NSRegularExpression(pattern: pattern)) != nil else { return nil }
-        return try? NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z")
+    static func compile(_ pattern: String) -> BoundedRegex? {
+        try? BoundedRegex(pattern: pattern, caseInsensitive: false)
     }
 
-    /// Whether the whole of `text` matches the pattern (true when there is no pattern).
+    /// Whether the whole of `text` matches the pattern (true when there is no pattern), within
+    /// ``BoundedRegex``'s step bound: a match that gives up does not accept the value.
     func matchesPattern(_ text: String) -> Bool {
-        guard let compiledPattern else { return pattern == nil }
-        let range = NSRange(text.startIndex..<text.endIndex, in: text)
-        return compiledPattern.firstMatch(in: text, options: [], range: range) != nil
+        patternOutcome(text) == .matched
+    }
+
+    /// How matching `text` against the pattern ends (`.matched` when there is no pattern).
+    func patternOutcome(_ text: String) -> BoundedRegex.Outcome {
+        guard let compiledPattern else { return pattern == nil ? .matched : .unmatched }
+        return compiledPattern.wholeMatch(text)
     }
 }

@@ -56,7 +56,8 @@ extension FetchedResultsController {
             objects += keys.filter(core.isPlaced(key:)).map { context.deletedStandIn(entity, key: $0) }
         }
         for object in objects where object.entity === entity && seen.insert(ObjectIdentifier(object)).inserted {
-            let matches = !object.deletedFlag && object.managedObjectContext === context && plan.matches(object)
+            // A `MATCHES` over its bound on this object's value: not matching (a fetch throws).
+            let matches = !object.deletedFlag && object.managedObjectContext === context && (try? plan.matches(object)) == true
             switch (core.isPlaced(object), matches) {
             case (true, true):
                 if core.keepsItsPlace(object) { result.inPlace.append(object) } else { result.replaced.append(object) }

@@ -312,6 +312,7 @@ final class SQLiteConnection {
     /// Builds the error for a failed SQLite call, with its extended code, message and SQL.
     static func error(code: Int32, message: String, sql: String?) -> PersistError {
         let primary = code & 0xFF
+        if primary == SQLITE_ERROR, let carried = SQLiteFunctionError.carried(in: message, sql: sql) { return carried }
         switch primary {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
             return PersistError(.notADatabase, "Not a database, or a damaged one: \(message)", sql: sql, sqliteCode: SQLiteResultCode(code))

@@ -250,7 +250,11 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
     }
 
     /// Objects whose string attribute matches the ICU regular expression `pattern` as a whole
-    /// (`MATCHES`): `[c]` ignores case, `[d]` diacritics.
+    /// (`MATCHES`): `[c]` ignores case (full case folding, as `CONTAINS[c]`), `[d]` diacritics.
+    ///
+    /// Each match is bounded (1,000,000 steps of ICU's engine plus 100 per UTF-16 unit of the
+    /// value): a fetch whose pattern backtracks past that on some value throws `.invalidPredicate`
+    /// naming the pattern instead of hanging.
     ///
     /// ```swift
     /// let dated = try FetchPredicate<TaskItem>.matches(\.name, "[0-9]{4}-[0-9]{2}-[0-9]{2} .*")

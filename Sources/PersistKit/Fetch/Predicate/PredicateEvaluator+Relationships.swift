@@ -26,7 +26,7 @@ extension PredicateEvaluator {
         }
         guard !resolved.hops.isEmpty else { return test }
         // Through a nil to-one the value is nil: the comparison's answer on nil.
-        let nilValue = evaluate(try comparison(node, slot: 0), [.null])
+        let nilValue = try evaluate(try comparison(node, slot: 0), [.null])
         return .path(resolved.hops.map(\.relationship.index), test, nilValue: nilValue)
     }
 
@@ -62,41 +62,46 @@ extension PredicateEvaluator {
         }
     }
 
-    static func evaluate(_ node: Compiled, object: ManagedObject) -> Bool {
+    static func evaluate(_ node: Compiled, object: ManagedObject) throws(PersistError) -> Bool {
         switch node {
         case .and(let nodes):
-            for node in nodes where !evaluate(node, object: object) { return false }
+            for node in nodes where try !evaluate(node, object: object) { return false }
             return true
         case .or(let nodes):
-            for node in nodes where evaluate(node, object: object) { return true }
+            for node in nodes where try evaluate(node, object: object) { return true }
             return false
         case .not(let inner):
-            return !evaluate(inner, object: object)
+            return try !evaluate(inner, object: object)
         case .objectValue(let source, let test):
             let value: SQLValue
             switch source {
             case .reference(let index): value = object.relatedObject(at: index).map { .integer($0.storageReference) } ?? .null
             case .identity: value = .integer(object.storageReference)
             }
-            return evaluate(test, [value])
+            return try evaluate(test, [value])
         case .path(let hops, let test, let nilValue):
             var current = object
             for hop in hops {
                 guard let next = current.relatedObject(at: hop) else { return nilValue }
                 current = next
             }
-            return evaluate(test, object: current)
+            return try evaluate(test, object: current)
         case .any(let index, let test):
-            return object.relatedObjects(at: index).contains { evaluate(test, object: $0) }
+            for related in object.relatedObjects(at: index) where try evaluate(test, object: related) { return true }
+            return false
         case .count(let index, let test, let op, let value):
             let objects = object.relatedObjects(at: index)
-            let count = test.map { test in objects.reduce(0) { $0 + (evaluate(test, object: $1) ? 1 : 0) } } ?? objects.count
+            var count = objects.count
+            if let test {
+                count = 0
+                for related in objects where try evaluate(test, object: related) { count += 1 }
+            }
             return PredicateValues.compare(.integer(Int64(count)), op, value)
         case .aggregate(let index, let function, let slot, let op, let value):
             let values = object.relatedObjects(at: index).map { slot < $0.storage.count ? $0.storage[slot] : .null }
             return PredicateValues.compare(function.apply(values), op, value)
         default:
-            return evaluate(node, object.storage)
+            return try evaluate(node, object.storage)
         }
     }
 }

@@ -106,28 +106,32 @@ struct PredicateEvaluator {
 
     /// Whether `object` satisfies the predicate, on its current values (and, through
     /// relationships, its related objects' current values in its context).
+    ///
+    /// - Throws: ``PersistError`` `.invalidPredicate` when a `MATCHES` runs over its bound
+    ///   (see ``PredicateRegex``).
     @inline(__always)
-    func evaluate(_ object: ManagedObject) -> Bool {
-        readsRelationships ? PredicateEvaluator.evaluate(compiled, object: object) : PredicateEvaluator.evaluate(compiled, object.storage)
+    func evaluate(_ object: ManagedObject) throws(PersistError) -> Bool {
+        readsRelationships ? try PredicateEvaluator.evaluate(compiled, object: object)
+            : try PredicateEvaluator.evaluate(compiled, object.storage)
     }
 
     /// Whether stored values satisfy a predicate that reads attributes only.
-    func evaluate(_ storage: ContiguousArray<SQLValue>) -> Bool {
-        PredicateEvaluator.evaluate(compiled, storage)
+    func evaluate(_ storage: ContiguousArray<SQLValue>) throws(PersistError) -> Bool {
+        try PredicateEvaluator.evaluate(compiled, storage)
     }
 
-    static func evaluate(_ node: Compiled, _ storage: ContiguousArray<SQLValue>) -> Bool {
+    static func evaluate(_ node: Compiled, _ storage: ContiguousArray<SQLValue>) throws(PersistError) -> Bool {
         switch node {
         case .constant(let value):
             return value
         case .and(let nodes):
-            for node in nodes where !evaluate(node, storage) { return false }
+            for node in nodes where try !evaluate(node, storage) { return false }
             return true
         case .or(let nodes):
-            for node in nodes where evaluate(node, storage) { return true }
+            for node in nodes where try evaluate(node, storage) { return true }
             return false
         case .not(let inner):
-            return !evaluate(inner, storage)
+            return try !evaluate(inner, storage)
         case .compare(let slot, let op, let value):
             return PredicateValues.compare(storage[slot], op, value)
         case .text(let slot, let op, let pattern, let options):
@@ -142,7 +146,7 @@ struct PredicateEvaluator {
             return EqualityKey(stored).map(keys.contains) ?? false
         case .matches(let slot, let regex):
             guard case .text(let value) = storage[slot] else { return false }
-            return regex.matches(value)
+            return try regex.matches(value)
         case .objectValue, .path, .any, .count, .aggregate:
             // Only evaluators that read relationships have these, and they evaluate objects.
             return false

@@ -6,22 +6,31 @@ import Foundation
 ///
 /// Semantics, as NSPredicate's `MATCHES`: ICU regular expression syntax (Foundation's
 /// `NSRegularExpression`), matched against the **whole** value (the pattern is anchored with
-/// `\A(?:...)\z`), by Unicode scalars. `[c]` matches case-insensitively (ICU's case folding);
-/// `[d]` removes diacritics (canonical decomposition, then nonspacing marks dropped, as
-/// ``TextFolding`` does) from the value and from the pattern before matching.
+/// `\A(?:...)\z`), by Unicode scalars.
+///
+/// - `[c]` matches case-insensitively with full case folding, as `CONTAINS[c]` does: the value
+///   is folded by ``TextFolding`` ("STRASSE" and "Straße" both become "strasse"), the pattern's
+///   literals likewise (``RegexPatternFolding``), and ICU's case-insensitive flag is on. So
+///   `'STRASSE' MATCHES[c] 'straße'`, and `'straße' MATCHES[c] 'stras+e'`.
+/// - `[d]` removes diacritics (canonical decomposition, then nonspacing marks dropped) from the
+///   value and from the pattern before matching.
+/// - The value and the pattern are matched composed (NFC), as patterns are written.
+///
+/// Every evaluation is bounded (``BoundedRegex``): at most 1,000,000 steps of ICU's matching
+/// engine plus 100 per UTF-16 unit of the value. Past that, or when ICU cannot finish (its
+/// backtracking stack is full), evaluation throws ``PersistError`` `.invalidPredicate` naming
+/// the pattern, instead of hanging the thread or answering "no match".
 ///
 /// ```swift
 /// let regex = try PredicateRegex(pattern: "b.*k", options: .caseInsensitive)
-/// regex.matches("Book") // true
-/// regex.matches("a book") // false: the whole value must match
+/// try regex.matches("Book") // true
+/// try regex.matches("a book") // false: the whole value must match
 /// ```
-final class PredicateRegex: @unchecked Sendable {
-    // @unchecked Sendable: immutable after init; NSRegularExpression is documented thread-safe.
-
+final class PredicateRegex: Sendable {
     /// The pattern as written.
     let pattern: String
     let options: StringComparisonOptions
-    private let expression: NSRegularExpression
+    private let expression: BoundedRegex
 
     /// Compiles `pattern`.
     ///
@@ -30,14 +39,9 @@ final class PredicateRegex: @unchecked Sendable {
     init(pattern: String, options: StringComparisonOptions) throws(PersistError) {
         self.pattern = pattern
         self.options = options
-        let prepared = PredicateRegex.prepare(pattern, options)
-        let flags: NSRegularExpression.Options = options.contains(.caseInsensitive) ? [.caseInsensitive] : []
+        let prepared = RegexPatternFolding.fold(pattern, options.textOptions)
         do {
-            // Compiled alone first, so that a pattern such as "a)|(b" cannot become valid
-            // only once wrapped in the anchoring group (Foundation refuses an empty pattern
-            // alone; anchored, it matches the empty string).
-            if !prepared.isEmpty { _ = try NSRegularExpression(pattern: prepared, options: flags) }
-            expression = try NSRegularExpression(pattern: "\\A(?:" + prepared + ")\\z", options: flags)
+            expression = try BoundedRegex(pattern: prepared, caseInsensitive: options.contains(.caseInsensitive))
         } catch {
             throw PersistError(.invalidPredicate,
                 "Invalid regular expression \(PredicateRegex.quote(pattern)) for MATCHES (ICU syntax)")
@@ -45,20 +49,29 @@ final class PredicateRegex: @unchecked Sendable {
     }
 
     /// Whether the whole of `value` matches.
-    func matches(_ value: String) -> Bool {
-        let prepared = PredicateRegex.prepare(value, options)
-        let length = prepared.utf16.count
-        return expression.firstMatch(in: prepared, options: [], range: NSRange(location: 0, length: length)) != nil
+    ///
+    /// - Throws: ``PersistError`` `.invalidPredicate` naming the pattern when the match runs
+    ///   over its step bound, or ICU cannot finish it.
+    func matches(_ value: String) throws(PersistError) -> Bool {
+        let prepared = TextFolding.foldComposed(value, options.textOptions)
+        switch expression.wholeMatch(prepared) {
+        case .matched: return true
+        case .unmatched: return false
+        case .exceededLimit(let steps):
+            throw PersistError(.invalidPredicate,
+                "The regular expression \(PredicateRegex.quote(pattern)) for MATCHES gave up after \(steps) steps on a value of "
+                    + "\(prepared.utf16.count) UTF-16 units (the bound is \(BoundedRegex.baseSteps) steps plus \(BoundedRegex.stepsPerUnit) per unit): "
+                    + "it backtracks too much; write it without nested or overlapping repetition")
+        case .failed:
+            throw PersistError(.invalidPredicate,
+                "The regular expression \(PredicateRegex.quote(pattern)) for MATCHES could not finish on a value of "
+                    + "\(prepared.utf16.count) UTF-16 units (ICU's backtracking stack is full)")
+        }
     }
 
     /// Whether the whole of the UTF-8 `value` matches (invalid UTF-8 repaired with U+FFFD).
-    func matches(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
-        matches(String(decoding: value, as: UTF8.self))
-    }
-
-    /// `[d]` folds diacritics away; `[c]` alone leaves the text as it is (the regex flag does it).
-    private static func prepare(_ text: String, _ options: StringComparisonOptions) -> String {
-        options.contains(.diacriticInsensitive) ? TextFolding.fold(text, .diacriticInsensitive) : text
+    func matches(_ value: UnsafeBufferPointer<UInt8>) throws(PersistError) -> Bool {
+        try matches(String(decoding: value, as: UTF8.self))
     }
 
     /// The pattern quoted for messages, shortened when long.

@@ -38,7 +38,11 @@ enum PredicateFunction {
             var storage = ContiguousArray<SQLValue>()
             storage.reserveCapacity(Int(argc) - 1)
             for index in 1..<Int(argc) { storage.append(PredicateFunction.value(argv[index])) }
-            sqlite3_result_int(context, box.evaluator.evaluate(storage) ? 1 : 0)
+            do throws(PersistError) {
+                sqlite3_result_int(context, try box.evaluator.evaluate(storage) ? 1 : 0)
+            } catch {
+                SQLiteFunctionError.report(error, to: context)
+            }
         }, nil, nil, nil)
     }
 

@@ -23,10 +23,10 @@ extension PredicateSQLCompiler {
         guard !resolved.hops.isEmpty else { return try target(node, resolved) }
         if isLarge, let local = node.withKey(resolved.localKey) {
             // The leaf on the related object, as `emitLarge` writes it there.
-            let nilValue = PredicateEvaluator.evaluate(try PredicateEvaluator.comparison(node, slot: 0), [.null])
+            let nilValue = try PredicateEvaluator.evaluate(try PredicateEvaluator.comparison(node, slot: 0), [.null])
             return try throughToOnes(resolved.hops, nilValue: nilValue) { try $0.emitLarge(local) }
         }
-        let nilValue = PredicateEvaluator.evaluate(try PredicateEvaluator.comparison(node, slot: 0), [.null])
+        let nilValue = try PredicateEvaluator.evaluate(try PredicateEvaluator.comparison(node, slot: 0), [.null])
         return try throughToOnes(resolved.hops, nilValue: nilValue) { try $0.target(node, resolved) }
     }
 

@@ -40,10 +40,10 @@ enum PredicateSQLFunctions {
                         let options = StringComparisonOptions(rawValue: (Int(bitPattern: sqlite3_user_data(context)) - 1) & 3)
                         let pattern = String(decoding: UnsafeBufferPointer(start: sqlite3_value_text(patternArg),
                                                                            count: Int(sqlite3_value_bytes(patternArg))), as: UTF8.self)
-                        do {
+                        do throws(PersistError) {
                             regex = try PredicateRegex(pattern: pattern, options: options)
                         } catch {
-                            sqlite3_result_error(context, "\(error)", -1)
+                            SQLiteFunctionError.report(error, to: context)
                             return
                         }
                         // SQLite may release the data at once; `regex` keeps its own reference.
@@ -52,7 +52,11 @@ enum PredicateSQLFunctions {
                         }
                     }
                     let value = UnsafeBufferPointer(start: sqlite3_value_text(valueArg), count: Int(sqlite3_value_bytes(valueArg)))
-                    sqlite3_result_int(context, regex.matches(value) ? 1 : 0)
+                    do throws(PersistError) {
+                        sqlite3_result_int(context, try regex.matches(value) ? 1 : 0)
+                    } catch {
+                        SQLiteFunctionError.report(error, to: context)
+                    }
                 }, nil, nil, nil)
         }
     }
