@@ -62,6 +62,9 @@ final class SQLiteConnection {
         // another process: a store we refuse stays byte-identical.
         persistkit_set_no_checkpoint_on_close(handle, 1)
         persistkit_set_double_quoted_strings(handle, 0)
+        // A store file may come from elsewhere (a backup, an attachment): SQL cannot damage it
+        // on purpose, and its schema cannot call functions that are not innocuous.
+        persistkit_set_defensive(handle)
         busyTimeout = max(0, configuration.busyTimeout)
         busyWait = BusyWait(timeout: busyTimeout)
         busyWait.install(on: handle)
@@ -70,6 +73,8 @@ final class SQLiteConnection {
         do {
             // Reading the schema fails with SQLITE_NOTADB on a garbage file: find out now, not later.
             try execute("SELECT count(*) FROM sqlite_master")
+            // Damaged b-tree cells are found as they are read (an error, never a wild read).
+            try execute("PRAGMA cell_size_check=ON")
             TextFunctions.register(on: handle)
         } catch var error as PersistError {
             if !walExisted { persistkit_set_no_checkpoint_on_close(handle, 0) }

@@ -56,9 +56,10 @@ enum StoreSchemaCheck {
     ///
     /// - Throws: ``PersistError`` `.notADatabase` (truncated or damaged) or `.incompatibleModel`
     ///   (another format, a newer model version, another model of the same version, a table
-    ///   or column missing or extra).
+    ///   or column missing or extra, a trigger or a view).
     static func validate(_ connection: SQLiteConnection, model: ManagedObjectModel, path: String, realPath: String) throws -> Validated {
         try checkNotTruncated(connection, path: path, realPath: realPath)
+        try checkNoUndeclaredObjects(connection, path: path)
         let metadata = try StoreMetadata.read(connection)
         try checkFormatVersion(metadata[StoreMetadata.formatVersionKey], path: path)
         guard let identifier = metadata[StoreMetadata.identifierKey] else {
