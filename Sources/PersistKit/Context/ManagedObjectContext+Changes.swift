@@ -313,6 +313,10 @@ extension ManagedObjectContext {
             related.toMany = related.toMany.filter { $0.value.committed != nil }
         }
         graphGeneration &+= 1
+        if mergeChanges && !local.isEmpty {
+            refreshKeeping(local, of: object)
+            return
+        }
         if !mergeChanges, let committed = object.committedStorage {
             noteRefreshed(object, newStorage: committed)
             object.committedStorage = nil
@@ -327,10 +331,30 @@ extension ManagedObjectContext {
             markDeletedElsewhere(object)
             return
         }
-        if mergeChanges && !local.isEmpty {
-            for (slot, value) in local { object.setStoredValue(value, at: slot) }
-        }
         if !rolledBackLists.isEmpty { noteStoredListChanges(of: object, from: rolledBackLists) }
         if let targetsBefore { noteToManyTargets(of: object, changedFrom: targetsBefore.values) }
+    }
+
+    /// `refresh(_:mergeChanges: true)` of an object with local values: the stored row with
+    /// the local values on top, in one step, so that observers hear exactly what the store
+    /// changed (a local to-one stays, and neither of its targets is reported), and lists are
+    /// computed again only once the final values are in place.
+    private func refreshKeeping(_ local: [(Int, SQLValue)], of object: ManagedObject) {
+        var row: (version: Int64, storage: ContiguousArray<SQLValue>)?
+        try? store.read(object.entity, keys: [object.objectID.key]) { _, version, decode in row = (version, try decode()) }
+        guard let row else {
+            object.committedStorage = nil
+            changed[ObjectIdentifier(object)] = nil
+            registered[ObjectIdentifier(object.entity)]?.byKey[object.objectID.key] = nil
+            markDeletedElsewhere(object)
+            return
+        }
+        var merged = row.storage
+        for (slot, value) in local { merged[slot] = value }
+        noteRefreshed(object, newStorage: merged)
+        object.committedStorage = row.storage
+        changed[ObjectIdentifier(object)] = object
+        object.version = row.version
+        graphGeneration &+= 1
     }
 }

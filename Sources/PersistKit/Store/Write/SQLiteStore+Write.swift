@@ -40,10 +40,12 @@ extension SQLiteStore {
             try vacateReassignedUniqueValues(plan.updates, connection)
             conflicts += try updateRows(plan, keys, connection, &change, &result)
             result.keys = try insertRows(plan.inserts, keys, connection, &change, merged: &result.merged)
-            try writeLinks(plan.links, keys, skipping: result.discardedOwners, connection)
+            let links = try writeLinks(plan.links, keys, skipping: result.discardedOwners, deleted: change.deleted, connection)
             if !keys.appending.isEmpty { result.unlinked = try unlinkOneToOnePartners(plan, keys, connection, &change) }
             if !conflicts.isEmpty { throw conflictError(conflicts) }
-            var history = StoreHistoryChanges(plan: plan, change: change, model: model)
+            var recorded = try withExistingListPartners(plan, connection)
+            recorded.links = links
+            var history = StoreHistoryChanges(plan: recorded, change: change, model: model)
             if !plan.links.isEmpty || !plan.listPartners.isEmpty { change.noteListChanges(history) }
             result.clearedReferences = try recordClearedReferences(dangling, connection, &change, &history)
             change.historyID = try recordHistory(history, author: plan.author, contextName: plan.contextName, connection)
@@ -51,6 +53,23 @@ extension SQLiteStore {
             return change
         }
         return result
+    }
+
+    /// The plan with only the list partners whose rows exist: an old target another context
+    /// or process deleted since this one read it is no partner (its list went with it), and
+    /// the history never names a row that is gone.
+    private func withExistingListPartners(_ plan: StoreWritePlan, _ connection: SQLiteConnection) throws -> StoreWritePlan {
+        guard !plan.listPartners.isEmpty else { return plan }
+        var checked = plan
+        checked.listPartners = try plan.listPartners.filter { partner in
+            guard let entity = model.entity(named: partner.entity) else { return false }
+            let statement = try connection.cachedStatement("SELECT 1 FROM \(SQLName.quote(entity.name)) WHERE "
+                                                           + "\(SQLName.quote(SchemaSQL.primaryKey)) = ?")
+            defer { statement.reset() }
+            statement.bind(partner.key, at: 1)
+            return try statement.step()
+        }
+        return checked
     }
 
     /// The primary keys the save's inserted rows get, in plan order, and which temporary key
@@ -126,8 +145,16 @@ extension SQLiteStore {
     /// written again with their positions.
     /// An upserted or merged insert's links are added to its row's (``AssignedKeys/appending``),
     /// after every other change.
-    private func writeLinks(_ links: [StoreWritePlan.LinkChange], _ assigned: AssignedKeys,
-                            skipping discarded: Set<RowKey>, _ connection: SQLiteConnection) throws {
+    ///
+    /// - Returns: the links as the store changed them, for the save's record: a partner whose
+    ///   link was already gone (its row deleted elsewhere since the list was read) or already
+    ///   there is no change, and an unordered list nothing really changed in is left out. A
+    ///   link whose row this save deleted (`deleted`, by entity) went with it: a change.
+    private func writeLinks(_ links: [StoreWritePlan.LinkChange], _ assigned: AssignedKeys, skipping discarded: Set<RowKey>,
+                            deleted: [String: [Int64]], _ connection: SQLiteConnection) throws -> [StoreWritePlan.LinkChange] {
+        let deletedHere = deleted.mapValues(Set.init)
+        var written: [StoreWritePlan.LinkChange] = []
+        written.reserveCapacity(links.count)
         let kept = discarded.isEmpty ? links : links.filter { !discarded.contains(RowKey($0.table.ownerEntity, $0.owner)) }
         let appended = assigned.appending.isEmpty ? [] : kept.filter { $0.owner < 0 && assigned.appending.contains(-$0.owner) }
         for link in appended.isEmpty ? kept : kept.filter({ !($0.owner < 0 && assigned.appending.contains(-$0.owner)) }) + appended {
@@ -136,9 +163,23 @@ extension SQLiteStore {
             let ownerKey = try assigned.resolve(link.owner, entity: nil, slot: nil)
             if let ordered = link.ordered, link.owner < 0, assigned.appending.contains(-link.owner) {
                 try appendLinks(ordered, table: link.table, owner: ownerKey, assigned, connection)
+                written.append(link)
                 continue
             }
             if let ordered = link.ordered {
+                let select = try connection.cachedStatement("SELECT \(destination) FROM \(table) WHERE \(owner) = ?")
+                select.bind(ownerKey, at: 1)
+                var stored = Set<Int64>()
+                while try select.step() { stored.insert(select.int64(at: 0)) }
+                select.reset()
+                var effective = link
+                let gone = deletedHere[link.table.destinationEntity] ?? []
+                effective.removed = try link.removed.filter { reference in
+                    let key = try assigned.resolve(reference, entity: nil, slot: nil)
+                    return stored.contains(key) || gone.contains(key)
+                }
+                effective.added = try link.added.filter { !stored.contains(try assigned.resolve($0, entity: nil, slot: nil)) }
+                written.append(effective)
                 try connection.singleInt("DELETE FROM \(table) WHERE \(owner) = ?", [.integer(ownerKey)])
                 let insert = try connection.cachedStatement("INSERT OR IGNORE INTO \(table) (\(owner), \(destination), "
                                                             + "\(SQLName.quote(JoinTable.positionColumn))) VALUES (?, ?, ?)")
@@ -150,19 +191,30 @@ extension SQLiteStore {
                 }
                 continue
             }
+            var effective = link
+            effective.removed.removeAll(keepingCapacity: true)
+            effective.added.removeAll(keepingCapacity: true)
+            let ownerDeleted = deletedHere[link.table.ownerEntity]?.contains(ownerKey) == true
             let delete = try connection.cachedStatement("DELETE FROM \(table) WHERE \(owner) = ? AND \(destination) = ?")
             for reference in link.removed {
+                let destinationKey = try assigned.resolve(reference, entity: nil, slot: nil)
                 delete.reset()
-                try delete.bind([.integer(ownerKey), .integer(try assigned.resolve(reference, entity: nil, slot: nil))])
+                try delete.bind([.integer(ownerKey), .integer(destinationKey)])
                 try delete.run()
+                if connection.changes > 0 || ownerDeleted || deletedHere[link.table.destinationEntity]?.contains(destinationKey) == true {
+                    effective.removed.append(reference)
+                }
             }
             let insert = try connection.cachedStatement("INSERT OR IGNORE INTO \(table) (\(owner), \(destination)) VALUES (?, ?)")
             for reference in link.added {
                 insert.reset()
                 try insert.bind([.integer(ownerKey), .integer(try assigned.resolve(reference, entity: nil, slot: nil))])
                 try insert.run()
+                if connection.changes > 0 { effective.added.append(reference) }
             }
+            if !effective.removed.isEmpty || !effective.added.isEmpty { written.append(effective) }
         }
+        return written
     }
 
     /// The keys a save gives its inserted rows, and the temporary keys they replace.
