@@ -25,7 +25,7 @@ final class SQLiteConnection {
     let path: String
     /// How long SQLite waits for another connection's lock (also bounds `switchToWAL`'s retries).
     let busyTimeout: TimeInterval
-    private var statements: [String: SQLiteStatement] = [:]
+    private(set) var statements = StatementCache()
     private(set) var isInTransaction = false
     /// The busy handler's state; SQLite holds an unretained pointer to it.
     private let busyWait: BusyWait
@@ -193,19 +193,21 @@ final class SQLiteConnection {
         return SQLiteStatement(handle: stmt, connection: self, sql: sql)
     }
 
-    /// The cached prepared statement for `sql`, reset and with bindings cleared.
+    /// The cached prepared statement for `sql`, reset and with bindings cleared (see
+    /// ``StatementCache`` for what is kept, and for how long).
     func cachedStatement(_ sql: String) throws -> SQLiteStatement {
-        if let statement = statements[sql] {
+        if let statement = statements.statement(for: sql) {
             statement.reset()
             return statement
         }
+        guard StatementCache.keeps(sql) else { return try prepare(sql) }
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
         guard rc == SQLITE_OK, let stmt else {
             throw SQLiteConnection.error(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
         }
         let statement = SQLiteStatement(handle: stmt, connection: self, sql: sql)
-        statements[sql] = statement
+        statements.insert(statement)
         return statement
     }
 

@@ -9,6 +9,10 @@ final class SQLiteStatement {
     let handle: OpaquePointer
     let sql: String
     unowned let connection: SQLiteConnection
+    /// When the connection's ``StatementCache`` last handed it out.
+    var lastUse: UInt64 = 0
+    /// What it counts for in the connection's ``StatementCache``.
+    var cachedBytes = 0
 
     init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
         self.handle = handle
