@@ -133,7 +133,8 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
     public var storeVersion: String?
     /// For ``Code/incompatibleModel``: the version (or model hash) of the model opening it.
     public var modelVersion: String?
-    /// For ``Code/invalidPredicate`` from a format string: the offset of the problem.
+    /// For ``Code/invalidPredicate`` from a format string: the offset of the offending token,
+    /// in characters from 0 (the position the message names). Every format-string error has one.
     public var position: Int?
 
     /// Creates an error.

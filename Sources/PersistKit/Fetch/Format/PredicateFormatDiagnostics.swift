@@ -29,12 +29,16 @@ struct PredicateFormatDiagnostics: Sendable {
 
     func syntaxError(at scalarOffset: Int, _ problem: String) -> PersistError {
         let position = characterOffset(scalarOffset)
-        return PersistError(.invalidPredicate, "Syntax error in predicate format \"\(quoted(around: position))\" at position \(position): \(problem)")
+        var error = PersistError(.invalidPredicate, "Syntax error in predicate format \"\(quoted(around: position))\" at position \(position): \(problem)")
+        error.position = position
+        return error
     }
 
     func argumentError(at scalarOffset: Int, _ problem: String) -> PersistError {
         let position = characterOffset(scalarOffset)
-        return PersistError(.invalidPredicate, "Bad argument for predicate format \"\(quoted(around: position))\" at position \(position): \(problem)")
+        var error = PersistError(.invalidPredicate, "Bad argument for predicate format \"\(quoted(around: position))\" at position \(position): \(problem)")
+        error.position = position
+        return error
     }
 
     /// The whole format, or for a long one the characters around `position` with "…" for the rest.

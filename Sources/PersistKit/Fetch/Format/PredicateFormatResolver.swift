@@ -34,8 +34,10 @@ struct PredicateFormatResolver {
     }
 
     func fail(_ message: String, at position: Int, attribute: String? = nil) -> PersistError {
-        PersistError(.invalidPredicate, "\(message) at position \(position) in predicate format \"\(format)\"",
-                     entity: entity.name, attribute: attribute)
+        var error = PersistError(.invalidPredicate, "\(message) at position \(position) in predicate format \"\(format)\"",
+                                 entity: entity.name, attribute: attribute)
+        error.position = position
+        return error
     }
 
     private func comparison(_ lhs: PredicateFormatOperand, _ op: PredicateFormatOperator,
