@@ -232,8 +232,11 @@ final class ChangeSetTests: XCTestCase {
         XCTAssertEqual(try changes.applied(to: [[1], [2], [3]]) { _, old in old ?? 3 }, [[1, 3]])
     }
 
-    func testCostDoesNotDependOnRowCount() throws {
-        // A billion rows in 1,000 sections: one change must not touch them.
+    /// A billion rows in 1,000 sections: a diff that walked or copied the rows would need
+    /// gigabytes and minutes, so this finishing at all shows it does not; how fast it is
+    /// (per change, as the rows grow) is the Benchmarks package's `controller-one-change`
+    /// scale row, not a timed test.
+    func testOneChangeAmongABillionRows() throws {
         let rows = 1_000_000_000, sectionCount = 1_000
         let layout = SectionLayout(names: (0..<sectionCount).map { "s\($0)" },
                                    starts: (0..<sectionCount).map { $0 * (rows / sectionCount) }, count: rows)
@@ -242,15 +245,8 @@ final class ChangeSetTests: XCTestCase {
         let moved = ResultsDiffInput(old: layout, new: afterMove, updated: [(500_000_123, afterMove.starts[700] + 456)])
         let afterRemove = SectionLayout(names: layout.names, starts: layout.starts.enumerated().map { $0.offset > 400 ? $0.element - 1 : $0.element }, count: rows - 1)
         let removed = ResultsDiffInput(old: layout, new: afterRemove, removed: [400_000_000])
-        let clock = ContinuousClock()
-        var result = ChangeSet()
-        let elapsed = clock.measure {
-            for _ in 0..<100 { result = ResultsDiff.changeSet(for: moved) }
-        }
-        XCTAssertEqual(result, ChangeSet(movedRows: [(Self.path(500, 123), Self.path(700, 456))]))
+        XCTAssertEqual(ResultsDiff.changeSet(for: moved), ChangeSet(movedRows: [(Self.path(500, 123), Self.path(700, 456))]))
         XCTAssertEqual(ResultsDiff.changeSet(for: removed), ChangeSet(deletedRows: [Self.path(400, 0)]))
-        print("ResultsDiff: one move among \(rows) rows in \(sectionCount) sections: \(elapsed / 100) per change")
-        XCTAssertLessThan(elapsed / 100, .milliseconds(20))   // debug build; about 50 µs in release
     }
 
     func testLongestIncreasingSubsequence() {
