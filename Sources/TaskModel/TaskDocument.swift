@@ -17,7 +17,11 @@ import PersistKit
 ///   ],
 ///   "tags" : [ "errands" ],
 ///   "tasks" : [
-///     { "backloggedAt" : null, "completedAt" : null, "createdAt" : "2026-11-20T09:15:02.417Z",
+///     { "attachments" : [
+///         { "contents" : "iVBORw0KGgo...", "createdAt" : "2026-11-20T09:20:00.000Z",
+///           "fileName" : "receipt.png", "mediaType" : "image/png", "size" : 48213 }
+///       ],
+///       "backloggedAt" : null, "completedAt" : null, "createdAt" : "2026-11-20T09:15:02.417Z",
 ///       "due" : "2026-11-25", "isComplete" : false, "name" : "Buy milk", "notes" : null,
 ///       "plannedFor" : "2026-11-21", "priority" : "normal", "project" : "Home", "remindAt" : null,
 ///       "tags" : [ "errands" ] }
@@ -27,7 +31,8 @@ import PersistKit
 /// ```
 ///
 /// Tasks are listed in list order; `projects` and `tags` list every project and tag by name,
-/// those without tasks too; `reviews` every day reviewed, oldest first (``DayReview``).
+/// those without tasks too; `reviews` every day reviewed, oldest first (``DayReview``); each
+/// task's `attachments` hold their bytes in base64 (``AttachmentRecord``).
 /// Version 1 documents (no projects, tags, priorities, completion or reminder times; every due
 /// an instant) and version 2 (no day plan) are read too. Make one with
 /// ``TaskStore/exportDocument()``; read one with ``init(data:)`` or
@@ -211,6 +216,7 @@ public struct TaskDocument: Codable, Sendable, Hashable {
                 switch list {
                 case "tasks": words.append("task \(index + 1)")
                 case "reviews": words.append("review \(index + 1)")
+                case "attachments": words.append("attachment \(index + 1)")
                 default: words.append("item \(index + 1) of \(list ?? "the document")")
                 }
             }
@@ -239,11 +245,13 @@ public struct TaskDocument: Codable, Sendable, Hashable {
         case is [String].Type: return "a list of strings"
         // A list is asked for as Array<Any> before its elements' type is known: the key tells.
         case is [DayReview].Type: return "a list of reviews"
+        case is [AttachmentRecord].Type: return "a list of attachments"
         case is DayLimits.Type: return "an object of limits"
         case is [Any].Type:
             switch key?.stringValue {
             case "tasks": return "a list of tasks"
             case "reviews": return "a list of reviews"
+            case "attachments": return "a list of attachments"
             default: return "a list of strings"
             }
         default: return "a \(type)"

@@ -2,8 +2,9 @@ import Foundation
 import PersistKit
 
 /// One thing to do: a name, optional notes, an optional due day or time, a done/not-done state,
-/// a priority, an optional reminder, an optional project and any number of tags; and where it
-/// stands in the day plan: on a ``Day``'s plan, in the backlog, or neither.
+/// a priority, an optional reminder, an optional project and any number of tags; where it
+/// stands in the day plan: on a ``Day``'s plan, in the backlog, or neither; and the files
+/// attached to it (``Attachment``).
 ///
 /// The class is `TaskItem` but its entity is named "Task": a public class named `Task` would
 /// shadow Swift Concurrency's `Task` in every module that imports TaskModel.
@@ -55,6 +56,9 @@ public final class TaskItem: ManagedObject {
     /// The day whose plan the task is on; nil for none. A task done on its day stays on that
     /// day's plan after the review; one not done leaves it. (Model version 3.)
     @Relationship(inverse: \Day.tasks) public var day: Day?
+    /// The files kept with the task, in the order they were attached; removing the task
+    /// removes them. (Model version 3.)
+    @Relationship(deleteRule: .cascade) public var attachments: [Attachment]
 
     /// Records the creation time, rounded to the millisecond so that an export (which writes
     /// milliseconds) gives it back exactly.

@@ -7,12 +7,13 @@ import Foundation
 /// {"backloggedAt": null, "completedAt": null, "createdAt": "2026-11-20T09:15:02.417Z",
 ///  "due": "2026-11-25", "isComplete": false, "name": "Buy milk", "notes": "Oat milk",
 ///  "plannedFor": "2026-11-21", "priority": "high", "project": "Home",
-///  "remindAt": "2026-11-25T08:00:00.000Z", "tags": ["errands"]}
+///  "remindAt": "2026-11-25T08:00:00.000Z", "tags": ["errands"], "attachments": []}
 /// ```
 /// `due` is a day (`2026-11-25`) or an instant (ISO 8601, UTC, milliseconds). `notes`, `due`,
 /// `project`, `completedAt`, `remindAt`, `plannedFor` (the day whose plan the task is on) and
 /// `backloggedAt` (when it went to the backlog) are `null` when the task has none; `tags` is
-/// sorted.
+/// sorted; `attachments` lists the task's files in order, their bytes in base64
+/// (``AttachmentRecord``).
 public struct TaskRecord: Codable, Sendable, Hashable {
     /// The task's name.
     public var name: String
@@ -38,11 +39,14 @@ public struct TaskRecord: Codable, Sendable, Hashable {
     public var plannedFor: CalendarDay?
     /// When the task went to the backlog, nil when it is not there (version 3).
     public var backloggedAt: Date?
+    /// The task's attachments, in order (version 3).
+    public var attachments: [AttachmentRecord]
 
     /// A record with these values.
     public init(name: String, notes: String? = nil, due: TaskDue? = nil, isComplete: Bool = false, createdAt: Date,
                 priority: TaskPriority = .normal, project: String? = nil, tags: [String] = [], completedAt: Date? = nil,
-                remindAt: Date? = nil, plannedFor: CalendarDay? = nil, backloggedAt: Date? = nil) {
+                remindAt: Date? = nil, plannedFor: CalendarDay? = nil, backloggedAt: Date? = nil,
+                attachments: [AttachmentRecord] = []) {
         self.name = name
         self.notes = notes
         self.due = due
@@ -55,31 +59,37 @@ public struct TaskRecord: Codable, Sendable, Hashable {
         self.remindAt = remindAt
         self.plannedFor = plannedFor
         self.backloggedAt = backloggedAt
+        self.attachments = attachments
     }
 
-    /// The record of a task's current values.
-    public init(_ task: TaskItem) {
+    /// The record of a task's current values, its attachments' bytes read.
+    ///
+    /// - Throws: ``PersistKit/PersistError`` `.externalDataUnavailable` when an attachment's
+    ///   file is missing or damaged (``Attachment/readContents()``).
+    public init(_ task: TaskItem) throws {
         self.init(name: task.name, notes: task.notes, due: task.dueValue, isComplete: task.isComplete,
                   createdAt: task.createdAt, priority: task.priority, project: task.project?.name, tags: task.tagNames,
                   completedAt: task.completedAt, remindAt: task.remindAt, plannedFor: task.day?.calendarDay,
-                  backloggedAt: task.isComplete ? nil : task.backloggedAt)
+                  backloggedAt: task.isComplete ? nil : task.backloggedAt, attachments: try task.attachments.map(AttachmentRecord.init))
     }
 
     /// The record of a task whose labels were read with ``TaskStore/labels(of:)``.
-    init(_ task: TaskItem, labels: TaskLabels) {
+    init(_ task: TaskItem, labels: TaskLabels) throws {
         self.init(name: task.name, notes: task.notes, due: task.dueValue, isComplete: task.isComplete,
                   createdAt: task.createdAt, priority: task.priority, project: labels.project(of: task),
                   tags: labels.tags(of: task), completedAt: task.completedAt, remindAt: task.remindAt,
-                  plannedFor: labels.plannedDay(of: task), backloggedAt: task.isComplete ? nil : task.backloggedAt)
+                  plannedFor: labels.plannedDay(of: task), backloggedAt: task.isComplete ? nil : task.backloggedAt,
+                  attachments: try task.attachments.map(AttachmentRecord.init))
     }
 
     private enum CodingKeys: String, CodingKey {
         case name, notes, due, isComplete, createdAt, priority, project, tags, completedAt, remindAt, plannedFor, backloggedAt
+        case attachments
     }
 
     /// Reads a record; every key but `name` and `createdAt` may be missing (version 1 documents
-    /// have only `notes`, `due` and `isComplete` besides; version 2 has no `plannedFor` and
-    /// `backloggedAt`).
+    /// have only `notes`, `due` and `isComplete` besides; version 2 has no `plannedFor`,
+    /// `backloggedAt` and `attachments`).
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
@@ -108,6 +118,7 @@ public struct TaskRecord: Codable, Sendable, Hashable {
             plannedFor = day
         }
         backloggedAt = try container.decodeIfPresent(Date.self, forKey: .backloggedAt)
+        attachments = try container.decodeIfPresent([AttachmentRecord].self, forKey: .attachments) ?? []
     }
 
     /// A day (`2026-11-25`) or an ISO 8601 instant.
@@ -138,5 +149,6 @@ public struct TaskRecord: Codable, Sendable, Hashable {
         try container.encode(remindAt, forKey: .remindAt)
         try container.encode(plannedFor?.isoText, forKey: .plannedFor)
         try container.encode(backloggedAt, forKey: .backloggedAt)
+        try container.encode(attachments, forKey: .attachments)
     }
 }

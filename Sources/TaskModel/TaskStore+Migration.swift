@@ -8,7 +8,7 @@ extension TaskStore {
     /// How stores of older model versions are carried to ``modelVersion``: version 1
     /// (``TaskModelV1``) to 2 by the inferred schema change plus ``TaskModelMigration``'s
     /// hashtags-to-tags stage; version 2 (``TaskModelV2``) to 3 by the schema change alone,
-    /// inferred: the new "Day" and "DayStats" tables start empty, every task is on no plan and
+    /// inferred: the new "Day", "DayStats" and "Attachment" tables start empty, every task is on no plan and
     /// out of the backlog, and the store's record takes the default daily limits. A version 1
     /// store runs both stages, in one transaction.
     ///

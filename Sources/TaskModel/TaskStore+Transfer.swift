@@ -10,12 +10,14 @@ extension TaskStore {
     /// try data.write(to: backupURL)
     /// ```
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read, or
+    ///   `.externalDataUnavailable` when an attachment's file is missing or damaged: an export
+    ///   never leaves out what it cannot read.
     public func exportDocument() throws -> Data {
         let tasks = try tasks()
         let labels = try labels(of: tasks)
         let reviews = try context.fetch(FetchRequest<Day>(sortBy: [FetchSortDescriptor(\Day.date)])).compactMap(DayReview.init)
-        return TaskDocument(tasks: tasks.map { TaskRecord($0, labels: labels) }, projects: try projects().map(\.name),
+        return TaskDocument(tasks: try tasks.map { try TaskRecord($0, labels: labels) }, projects: try projects().map(\.name),
                             tags: try self.tags().map(\.name), reviews: reviews, limits: try dayLimits(),
                             exportedAt: clock()).encoded()
     }
@@ -144,6 +146,7 @@ extension TaskStore {
         for name in record.tags { try labels.add(task, toTag: name) }
         task.day = try record.plannedFor.map { try labels.day($0) }
         task.backloggedAt = record.backloggedAt
+        for attachment in record.attachments { _ = insertAttachment(attachment, into: task) }
     }
 
     /// The records trimmed, normalized and checked.
@@ -166,6 +169,7 @@ extension TaskStore {
                     try LabelName.validate(record.project ?? "", kind: .project)
                 }
                 record.tags = try cleanLabels(record.tags, kind: .tag, numbered: false)
+                record.attachments = try cleanAttachments(record.attachments)
             } catch var error as PersistError {
                 error.message = "task \(index + 1): " + error.message
                 throw error
@@ -173,6 +177,24 @@ extension TaskStore {
             cleaned.append(record)
         }
         return cleaned
+    }
+
+    /// The attachments checked as ``attach(_:fileName:mediaType:to:)`` checks them, their
+    /// creation times kept to the millisecond.
+    static func cleanAttachments(_ attachments: [AttachmentRecord]) throws -> [AttachmentRecord] {
+        try attachments.enumerated().map { index, attachment in
+            var attachment = attachment
+            attachment.createdAt = TaskDateCoding.normalized(attachment.createdAt)
+            do {
+                try Attachment.validate(fileName: attachment.fileName)
+                try Attachment.validate(mediaType: attachment.mediaType)
+                try Attachment.validate(size: attachment.contents.count, fileName: attachment.fileName)
+            } catch var error as PersistError {
+                error.message = "attachment \(index + 1): " + error.message
+                throw error
+            }
+            return attachment
+        }
     }
 
     /// The project or tag names trimmed and checked.

@@ -30,16 +30,17 @@ public final class TaskStore {
     public let upgrade: StoreUpgrade?
 
     /// The model TaskModel's stores are made with (version 3): the "Task", "Project" and "Tag"
-    /// entities, the day plan's "Day" and "DayStats", the store's own one-row "StoreInfo"
-    /// record (which keeps the daily limits), and the reminders `tasks watch` has shown
-    /// ("ReminderNotice").
+    /// entities, the day plan's "Day" and "DayStats", the tasks' files ("Attachment", their
+    /// large contents in the folder `<store file>-external/` beside the store), the store's
+    /// own one-row "StoreInfo" record (which keeps the daily limits), and the reminders
+    /// `tasks watch` has shown ("ReminderNotice").
     ///
     /// Its ``PersistKit/ManagedObjectModel/document`` is committed as `Schema/TaskModel/3.json`;
     /// the released versions' are `Schema/TaskModel/1.json` and `2.json` (``TaskModelV1``,
     /// ``TaskModelV2``).
     public static func makeModel() throws -> ManagedObjectModel {
         try makeVersionedModel([TaskItem.self, StoreInfo.self, Project.self, Tag.self, ReminderNotice.self, Day.self,
-                                DayStats.self])
+                                DayStats.self, Attachment.self])
     }
 
     /// Opens a task store on a container made with ``makeModel()``.

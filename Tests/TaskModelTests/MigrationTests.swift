@@ -161,10 +161,15 @@ final class MigrationTests: XCTestCase {
         let today = CalendarDay(date: Date(), calendar: .current)
         let open = try XCTUnwrap(tasks.first { !$0.isComplete })
         try store.plan([open], on: today)
+        // Attachments, new in version 3, work on the upgraded store, their large bytes in files.
+        let photo = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try store.attach(photo, fileName: "photo.jpg", to: open)
         let reopened = try TaskStore(url: url)
         XCTAssertNil(reopened.upgrade)
         XCTAssertEqual(try reopened.dayLimits().high, 2)
         XCTAssertEqual(try reopened.plannedTasks(on: today).map(\.name), [open.name])
+        XCTAssertEqual(try reopened.plannedTasks(on: today).first?.attachments.first?.readContents(), photo)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: url.path + "-external").count, 1)
     }
 
     /// The released version 1 document is the plan's version 1: the planning needs no store.

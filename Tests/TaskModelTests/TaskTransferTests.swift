@@ -48,11 +48,12 @@ final class TaskTransferTests: XCTestCase {
         XCTAssertEqual(json["limits"] as? [String: Int], ["high": 1, "normal": 3, "low": 5])
         let task = try XCTUnwrap((json["tasks"] as? [[String: Any]])?.first)
         XCTAssertEqual(Set(task.keys), ["name", "notes", "due", "isComplete", "createdAt", "priority", "project", "tags",
-                                        "completedAt", "remindAt", "plannedFor", "backloggedAt"])
+                                        "completedAt", "remindAt", "plannedFor", "backloggedAt", "attachments"])
         XCTAssertTrue(task["notes"] is NSNull)
         XCTAssertTrue(task["project"] is NSNull)
         XCTAssertEqual(task["priority"] as? String, "normal")
         XCTAssertEqual(task["tags"] as? [String], [])
+        XCTAssertEqual((task["attachments"] as? [Any])?.count, 0)
         let created = try XCTUnwrap(task["createdAt"] as? String)
         XCTAssertTrue(created.hasSuffix("Z") && created.count == 24, created)
     }
