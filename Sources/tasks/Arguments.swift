@@ -33,6 +33,16 @@ enum Arguments {
         return numbers
     }
 
+    /// An attachment's number, counted from 1 as `tasks attachments REF` shows them.
+    ///
+    /// - Throws: a usage ``CommandError`` for anything else.
+    static func attachmentNumber(_ text: String) throws -> Int {
+        guard !text.isEmpty, text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text), number >= 1 else {
+            throw CommandError.usage("'\(text)' is not an attachment number (try 1: tasks attachments REF lists them)")
+        }
+        return number
+    }
+
     /// A due: the calendar day `text` names, or a day and a time (see ``DueDateParser``).
     ///
     /// - Throws: a usage ``CommandError`` showing what is accepted.

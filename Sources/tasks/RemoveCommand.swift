@@ -13,7 +13,11 @@ struct RemoveCommand: ParsableCommand {
         let store = try storeOptions.open()
         // Every reference is checked before anything is removed: one unknown task removes none.
         let tasks = try TaskReferences.tasks(numbers, in: store)
-        let described = tasks.map { "Removed \($0.reference) \(TerminalText.quoted($0.name))" }
+        let described = tasks.map { task in
+            let attachments = task.attachments.count
+            return "Removed \(task.reference) \(TerminalText.quoted(task.name))"
+                + (attachments == 0 ? "" : " and its " + NumberText.count(attachments, "attachment"))
+        }
         try store.remove(tasks)
         try Console.out(lines: described)
     }

@@ -26,7 +26,8 @@ struct ShowCommand: ParsableCommand {
         try Console.out(lines: lines(of: task, labels: labels, dates: dates, style: style))
     }
 
-    /// The lines of the text form: a title, then one line per value, then the notes.
+    /// The lines of the text form: a title, then one line per value, the attachments, then
+    /// the notes.
     private func lines(of task: TaskItem, labels: TaskLabels, dates: DateText, style: Style) -> [String] {
         let tags: [String] = labels.tags(of: task).map { "#" + TerminalText.visible($0) }
         let status: String = (task.isComplete ? "complete" : "incomplete") + ", " + task.priority.name + " priority"
@@ -42,6 +43,14 @@ struct ShowCommand: ParsableCommand {
         lines.append("Created: " + dates.dayAndTime(task.createdAt))
         if let completedAt = task.completedAt {
             lines.append("Done:    " + dates.dayAndTime(completedAt))
+        }
+        let attachments = task.attachments
+        if !attachments.isEmpty {
+            lines.append("Attachments:")
+            for (index, attachment) in attachments.enumerated() {
+                lines.append("  \(index + 1). \(TerminalText.visible(attachment.fileName)) (\(TerminalText.visible(attachment.mediaType)), "
+                             + "\(NumberText.bytes(attachment.size)))")
+            }
         }
         if let notes = task.notes {
             lines.append("Notes:")

@@ -29,6 +29,10 @@ struct Tasks: ParsableCommand {
             ends the day, once; what was not done waits in the backlog (tasks backlog), or goes on \
             to the next day with --carry.
 
+            A task can carry copies of files (tasks attach): their bytes live in the store, the \
+            large ones in the folder beside the store file (tasks.sqlite-external/), which is \
+            part of the store: copy, move and delete it with the store file.
+
             Control characters in names and notes are printed as visible escapes, such as \\u{1B} \
             for ESC; --json output keeps the exact text. Dates follow LC_ALL, LC_TIME or LANG \
             (plain ASCII in the C locale); TASKS_NOW (an ISO 8601 instant) fixes the time tasks \
@@ -39,6 +43,7 @@ struct Tasks: ParsableCommand {
                       UndoCommand.self, RemoveCommand.self, LabelListCommand<ProjectLabel>.self, ProjectCommand.self,
                       LabelListCommand<TagLabel>.self, TagCommand.self, TodayCommand.self, PlanCommand.self,
                       UnplanCommand.self, BacklogCommand.self, ReviewCommand.self, LimitsCommand.self, StatsCommand.self,
+                      AttachCommand.self, AttachmentsCommand.self, AttachmentCommand.self, DetachCommand.self,
                       ExportCommand.self, ImportCommand.self, WatchCommand.self],
         defaultSubcommand: ListCommand.self
     )

@@ -11,7 +11,7 @@ struct WatchCommand: ParsableCommand {
         discussion: """
             Lines read '+ #14 "Call mom" into Incomplete at 2' (added), '~ #3 moved to Complete 1' \
             (moved), '~ #5 "Buy milk" changed' (changed in place; 'planned for today', 'moved to the \
-            backlog' for a plan change) and '- #9' (removed); positions count from 1 within their \
+            backlog' for a plan change, 'attached receipt.jpg', 'detached receipt.jpg' for its files) and '- #9' (removed); positions count from 1 within their \
             section. A line '! #7 "Call mom" reminder (...)' says a task's reminder came due (on \
             start, for reminders already due and not shown before); '= Reviewed today, ...' that a \
             day was reviewed.

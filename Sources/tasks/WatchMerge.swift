@@ -3,14 +3,20 @@ import PersistKit
 import TaskModel
 
 /// What `tasks watch` learns from a merge besides the list's rows: projects and tags renamed
-/// (their tasks' rows show the new name), tasks whose place in the day plan changed, and days
-/// reviewed.
+/// (their tasks' rows show the new name), tasks whose place in the day plan changed, files
+/// attached and detached, and days reviewed.
 ///
-/// It holds the projects, tags and days, so that the context merges their changes by other
-/// processes and reports them; held afresh after each merge, to hold new ones too.
+/// It holds the projects, tags, days and attachments (their rows: no attachment's bytes are
+/// read), so that the context merges their changes by other processes and reports them; held
+/// afresh after each merge, to hold new ones too.
 final class WatchMerge {
     private let store: TaskStore
-    private var held: (projects: [Project], tags: [Tag], days: [Day])
+    private var held: (projects: [Project], tags: [Tag], days: [Day], attachments: [Attachment])
+    /// What each held attachment is and whose it is, to name it once it is deleted (a deleted
+    /// object no longer says which task it had).
+    private var attachmentOwners: [ObjectID: (fileName: String, task: TaskItem)] = [:]
+    /// Attachments added and removed in this round, by task reference, in order.
+    private var attachmentChanges: [String: [String]] = [:]
     private var renamed: (projects: [Project], tags: [Tag]) = ([], [])
     /// Tasks whose day or backlog place changed, by reference.
     private var replanned: [String: TaskItem] = [:]
@@ -20,7 +26,7 @@ final class WatchMerge {
 
     init(store: TaskStore) throws {
         self.store = store
-        held = ([], [], [])
+        held = ([], [], [], [])
         try holdAfresh()
         token = store.context.addObserver { [unowned self] changes in self.note(changes) }
     }
@@ -42,14 +48,31 @@ final class WatchMerge {
             }
         }
         for case let day as Day in changes.inserted where day.isReviewed { reviewed.append(day) }
+        for case let attachment as Attachment in changes.inserted {
+            guard let task = attachment.task else { continue }
+            attachmentChanges[task.reference, default: []].append("attached " + TerminalText.visible(attachment.fileName))
+        }
+        for case let attachment as Attachment in changes.deleted {
+            // A task removed with its attachments is one line, the task's.
+            guard let owner = attachmentOwners[attachment.objectID], !owner.task.isDeleted else { continue }
+            attachmentChanges[owner.task.reference, default: []].append("detached " + TerminalText.visible(owner.fileName))
+        }
     }
 
-    /// How a task changed in place says it when its plan changed: `planned for today`, `moved
-    /// to the backlog`, `taken off the plan`.
+    /// How a task changed in place says it when its plan changed (`planned for today`, `moved
+    /// to the backlog`, `taken off the plan`) or files were attached or detached (`attached
+    /// receipt.jpg`).
     func edit(of task: TaskItem) -> String? {
-        guard replanned[task.reference] != nil else { return nil }
-        if let day = task.day { return "planned for " + DateText().dayName(day.calendarDay) }
-        return task.isInBacklog && !task.isComplete ? "moved to the backlog" : "taken off the plan"
+        var words: [String] = []
+        if replanned[task.reference] != nil {
+            if let day = task.day {
+                words.append("planned for " + DateText().dayName(day.calendarDay))
+            } else {
+                words.append(task.isInBacklog && !task.isComplete ? "moved to the backlog" : "taken off the plan")
+            }
+        }
+        words += attachmentChanges[task.reference] ?? []
+        return words.isEmpty ? nil : words.joined(separator: ", ")
     }
 
     /// The lines after the controller's: its renamed projects' and tags' tasks, then the days
@@ -59,6 +82,8 @@ final class WatchMerge {
         if !renamed.projects.isEmpty || !renamed.tags.isEmpty {
             lines += reporter.lines(renaming: renamed.projects, renamed.tags, in: controller)
         }
+        // An attachment changes no task row: the controller reports none, but the task is told.
+        lines += reporter.lines(touching: Set(attachmentChanges.keys), in: controller, edit: edit)
         var seen = Set<CalendarDay>()
         // Now, not when the watch began: a watch may run past midnight.
         let dates = DateText()
@@ -81,6 +106,7 @@ final class WatchMerge {
     func endRound() throws {
         renamed = ([], [])
         replanned = [:]
+        attachmentChanges = [:]
         reviewed = []
         if merged {
             try holdAfresh()
@@ -89,6 +115,12 @@ final class WatchMerge {
     }
 
     private func holdAfresh() throws {
-        held = (try store.projects(), try store.tags(), try store.context.fetch(FetchRequest<Day>()))
+        let attachments = try store.context.fetch(FetchRequest<Attachment>())
+        held = (try store.projects(), try store.tags(), try store.context.fetch(FetchRequest<Day>()), attachments)
+        attachmentOwners = [:]
+        for attachment in attachments {
+            guard let task = attachment.task else { continue }
+            attachmentOwners[attachment.objectID] = (attachment.fileName, task)
+        }
     }
 }

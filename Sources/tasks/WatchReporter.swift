@@ -89,6 +89,22 @@ final class WatchReporter {
         return lines
     }
 
+    /// The lines for listed tasks, by reference, that changed without the controller
+    /// reporting them (files attached or detached), in list order, each once:
+    /// `~ #3 "Fix the gate" attached receipt.jpg`.
+    func lines(touching references: Set<String>, in controller: FetchedResultsController<TaskItem>,
+               edit: (TaskItem) -> String?) -> [String] {
+        guard !references.isEmpty else { return [] }
+        var lines: [String] = []
+        for section in controller.sections {
+            for task in section.objects where references.contains(task.reference) && !reported.contains(task.reference) {
+                reported.insert(task.reference)
+                lines.append("~ \(task.reference) \(quoted(task.name)) " + (edit(task) ?? "changed"))
+            }
+        }
+        return lines
+    }
+
     /// Ends one merge: the next one's lines are decided afresh.
     func endRound() {
         reported.removeAll()
