@@ -99,3 +99,32 @@ let package = Package(
 if ProcessInfo.processInfo.environment["PERSISTKIT_DOCS"] != nil {
     package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
 }
+
+// Sync through PostgreSQL: its own library product, so that a program using PersistKit alone
+// (and `swift run tasks`) never builds PostgresNIO. The thread-sanitizer build of .ci/run leaves
+// it out (PERSISTKIT_WITHOUT_SYNC): PostgresNIO's own sanitized build would cost minutes.
+if ProcessInfo.processInfo.environment["PERSISTKIT_WITHOUT_SYNC"] == nil {
+    package.products += [
+        .library(name: "PersistKitSync", targets: ["PersistKitSync"]),
+    ]
+    package.dependencies += [
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    ]
+    package.targets += [
+        // Stores that sync through PostgreSQL. Only this target (and what depends on it) builds
+        // PostgresNIO.
+        .target(
+            name: "PersistKitSync",
+            dependencies: [
+                "PersistKit",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Starts its own PostgreSQL server (Debian's binaries), skipped with a notice without them.
+        .testTarget(
+            name: "PersistKitSyncTests",
+            dependencies: ["PersistKitSync", "PersistKit", "PersistKitTestSupport"]
+        ),
+    ]
+}

@@ -61,6 +61,9 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         /// A value kept outside the database (`.externalStorage`) cannot be read: its file is
         /// missing, damaged, or was replaced by another context's save since the object was read.
         case externalDataUnavailable
+        /// Syncing with a server failed: it could not be reached, refused the space or the
+        /// model version, or answered with an error (PersistKitSync). Local changes stay queued.
+        case sync
     }
 
     /// What went wrong, with what is involved.
@@ -109,6 +112,8 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         case historyExpired(file: String?)
         /// A value kept outside the database cannot be read; `file` is its file.
         case externalDataUnavailable(entity: String?, key: String?, objects: [ObjectID], file: String?)
+        /// Syncing failed; the server (its address, without a password) and the space, when known.
+        case sync(server: String?, space: String?)
     }
 
     /// What kind of problem this is.
@@ -136,6 +141,10 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
     /// For ``Code/invalidPredicate`` from a format string: the offset of the offending token,
     /// in characters from 0 (the position the message names). Every format-string error has one.
     public var position: Int?
+    /// For ``Code/sync``: the server (its address, without a password), if known.
+    public var server: String?
+    /// For ``Code/sync``: the space being synced, if known.
+    public var space: String?
 
     /// Creates an error.
     ///
@@ -188,6 +197,7 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         case .historyExpired: return .historyExpired(file: store)
         case .externalDataUnavailable:
             return .externalDataUnavailable(entity: entity, key: attribute, objects: objectIDs, file: store)
+        case .sync: return .sync(server: server, space: space)
         }
     }
 
@@ -199,6 +209,8 @@ public struct PersistError: Error, Sendable, CustomStringConvertible {
         if let attribute { context.append("attribute: \(attribute)") }
         if !objectIDs.isEmpty { context.append("objects: " + objectIDs.map(\.description).joined(separator: ", ")) }
         if let store { context.append("store: \(store)") }
+        if let server { context.append("server: \(server)") }
+        if let space { context.append("space: \(space)") }
         if let storeVersion { context.append("store version: \(storeVersion)") }
         if let modelVersion { context.append("model version: \(modelVersion)") }
         if let sqliteCode { context.append("SQLite code: \(sqliteCode)") }

@@ -61,9 +61,48 @@ extension PersistentContainer {
         try store.purgeHistory(before: nil, olderThan: date)
     }
 
-    private func checkOwned(_ token: HistoryToken?) throws {
+    func checkOwned(_ token: HistoryToken?) throws {
         guard let token, token.storeIdentifier != store.identifier else { return }
         throw PersistError(.misuse, "The history token \(token) belongs to another store (this store is \(store.identifier))",
                            store: store.displayPath)
+    }
+}
+
+extension PersistentContainer {
+    /// Keeps the history after `token` (all of it, for nil) from being purged, by the store's
+    /// ``StoreDescription/historyRetention`` or by `purgeHistory`, until `consumer` moves its
+    /// hold on or ends it with ``releaseHistory(for:)``. The hold is kept in the store, so it
+    /// binds every process that writes the store.
+    ///
+    /// A consumer that must see every change (a sync engine uploading them, an indexer) holds
+    /// the history after the last transaction it processed, and moves the hold on as it goes:
+    ///
+    /// ```swift
+    /// for transaction in try container.history(after: token) { index(transaction) }
+    /// token = try container.currentHistoryToken()
+    /// try container.retainHistory(after: token, for: "indexer")
+    /// ```
+    ///
+    /// History held so grows until the consumer catches up: release a hold that is no longer needed.
+    ///
+    /// - Throws: ``PersistError`` `.misuse` for a token of another store, `.cannotOpenStore`
+    ///   for a read-only store.
+    public func retainHistory(after token: HistoryToken?, for consumer: String) throws {
+        try checkOwned(token)
+        try store.retainHistory(after: token?.transactionNumber ?? 0, for: consumer)
+    }
+
+    /// Ends `consumer`'s hold on the history (``retainHistory(after:for:)``): it is purged as
+    /// the retention says again. Nothing happens when `consumer` holds none.
+    ///
+    /// - Throws: ``PersistError`` `.cannotOpenStore` for a read-only store.
+    public func releaseHistory(for consumer: String) throws {
+        try store.retainHistory(after: nil, for: consumer)
+    }
+
+    /// The consumers holding history (``retainHistory(after:for:)``), each with the token of
+    /// the newest transaction it no longer needs (nil: it needs all of them).
+    public func historyConsumers() throws -> [String: HistoryToken?] {
+        try store.historyConsumers().mapValues { $0 > 0 ? HistoryToken(storeIdentifier: store.identifier, transactionNumber: $0) : nil }
     }
 }

@@ -11,8 +11,9 @@ import Foundation
 /// writer anyway.
 final class SQLiteStore: @unchecked Sendable {
     // @unchecked Sendable: `writer`, `statementSQL`, `historyCursor` and `recordsStaleModel` are
-    // only touched while holding `writerLock`; `changeLog`, `nextSequence`, `readCount` and `commitObservers` only
-    // while holding `logLock`; `readers` is a pool with its own lock; the rest are lets.
+    // only touched while holding `writerLock`; `changeLog`, `nextSequence`, `readCount` and
+    // `commitObservers` only while holding `logLock`; `saveParticipants` only holding
+    // `saveParticipantsLock`; `readers` is a pool with its own lock; the rest are lets.
 
     let model: ManagedObjectModel
     let identifier: String
@@ -47,6 +48,10 @@ final class SQLiteStore: @unchecked Sendable {
     private var changeLog: [StoreChange] = []
     private var nextSequence = 1
     private var commitObservers: [@Sendable (StoreChange) -> Void] = []
+    /// Code that runs inside a context's save transaction, by the context's identity (see
+    /// `ManagedObjectContext.save(alongside:)`); only touched holding `saveParticipantsLock`.
+    var saveParticipants: [Int: (StoreTransaction) throws -> Void] = [:]
+    let saveParticipantsLock = NSLock()
     /// How many reads ran so far (`withReader`, and `withConnection`): tests count the queries a
     /// fetch or a relationship read runs.
     private var readCount = 0

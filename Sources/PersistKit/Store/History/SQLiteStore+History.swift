@@ -31,11 +31,14 @@ extension SQLiteStore {
     /// nothing to remove.
     private func applyHistoryRetention(newest id: Int64, now: Date, _ connection: SQLiteConnection) throws {
         let retention = description.historyRetention
-        if let count = retention.maximumTransactions, id - Int64(max(count, 0)) >= 1 {
-            try connection.singleInt(StoreHistory.purgeThroughSQL, [.integer(id - Int64(max(count, 0)))])
+        guard retention.maximumAge != nil || retention.maximumTransactions.map({ id - Int64(max($0, 0)) >= 1 }) == true else { return }
+        // Records a consumer has not read yet stay (`PersistentContainer.retainHistory`).
+        let floor = try StoreHistory.retainedFloor(connection)
+        if let count = retention.maximumTransactions, min(id - Int64(max(count, 0)), floor) >= 1 {
+            try connection.singleInt(StoreHistory.purgeThroughSQL, [.integer(min(id - Int64(max(count, 0)), floor))])
         }
         if let age = retention.maximumAge {
-            try connection.singleInt(StoreHistory.purgeOlderSQL, [.real(now.timeIntervalSinceReferenceDate - max(age, 0))])
+            try connection.singleInt(StoreHistory.purgeOlderSQL, [.real(now.timeIntervalSinceReferenceDate - max(age, 0)), .integer(floor)])
         }
     }
 
@@ -69,6 +72,33 @@ extension SQLiteStore {
             historyCursor.lose(dataVersion: version)
             return unknown
         }
+    }
+
+    // MARK: Consumers that keep history
+
+    /// Keeps the records after `id` (every record for 0) from being purged until
+    /// ``releaseHistory(for:)``, for `consumer`; nil for `id` ends the hold.
+    func retainHistory(after id: Int64?, for consumer: String) throws {
+        if let readOnlyReason {
+            throw PersistError(.cannotOpenStore, "The store \(displayPath) is read-only (\(readOnlyReason)): no history can be retained",
+                               store: displayPath)
+        }
+        try withConnection { connection in
+            try connection.inImmediateTransaction {
+                let key = StoreHistory.consumerKeyPrefix + consumer
+                if let id {
+                    try connection.singleInt("INSERT OR REPLACE INTO \(SQLName.quote(SQLiteStore.metadataTable)) (key, value) VALUES (?, ?)",
+                                             [.text(key), .text(String(max(id, 0)))])
+                } else {
+                    try connection.singleInt("DELETE FROM \(SQLName.quote(SQLiteStore.metadataTable)) WHERE key = ?", [.text(key)])
+                }
+            }
+        }
+    }
+
+    /// The consumers holding history, each with the newest record it no longer needs.
+    func historyConsumers() throws -> [String: Int64] {
+        try withReader { connection in try StoreHistory.consumers(connection) }
     }
 
     // MARK: Public history
@@ -106,12 +136,13 @@ extension SQLiteStore {
             try connection.inImmediateTransaction {
                 guard (try connection.singleInt(StoreHistory.hasTableSQL) ?? 0) > 0 else { return 0 }
                 var removed = 0
+                let floor = try StoreHistory.retainedFloor(connection)
                 if let id {
-                    try connection.singleInt(StoreHistory.purgeThroughSQL, [.integer(id - 1)])
+                    try connection.singleInt(StoreHistory.purgeThroughSQL, [.integer(min(id - 1, floor))])
                     removed += connection.changes
                 }
                 if let date {
-                    try connection.singleInt(StoreHistory.purgeOlderSQL, [.real(date.timeIntervalSinceReferenceDate)])
+                    try connection.singleInt(StoreHistory.purgeOlderSQL, [.real(date.timeIntervalSinceReferenceDate), .integer(floor)])
                     removed += connection.changes
                 }
                 return removed

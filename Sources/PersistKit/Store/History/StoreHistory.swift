@@ -22,10 +22,34 @@ enum StoreHistory {
 
     static let insertSQL = "INSERT INTO \(SQLName.quote(table)) (timestamp, author, context, changes) VALUES (?, ?, ?, ?)"
     static let purgeThroughSQL = "DELETE FROM \(SQLName.quote(table)) WHERE id <= ?"
-    static let purgeOlderSQL = "DELETE FROM \(SQLName.quote(table)) WHERE timestamp < ?"
+    /// Records older than a date, up to the newest record every consumer is done with.
+    static let purgeOlderSQL = "DELETE FROM \(SQLName.quote(table)) WHERE timestamp < ? AND id <= ?"
     static let selectAfterSQL = "SELECT id, timestamp, author, context, changes FROM \(SQLName.quote(table)) WHERE id > ? ORDER BY id"
     static let hasTableSQL = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(table)'"
     static let sequenceSQL = "SELECT seq FROM sqlite_sequence WHERE name = '\(table)'"
+
+    /// Metadata keys of the consumers that keep history (`PersistentContainer.retainHistory`):
+    /// the prefix, then the consumer's name; the value is the newest record it no longer needs.
+    static let consumerKeyPrefix = "historyConsumer."
+
+    /// The consumers keeping history, each with the newest record it no longer needs.
+    static func consumers(_ connection: SQLiteConnection) throws -> [String: Int64] {
+        let statement = try connection.cachedStatement(
+            "SELECT key, value FROM \(SQLName.quote(SQLiteStore.metadataTable)) WHERE key >= ? AND key < ?")
+        defer { statement.reset() }
+        try statement.bind([.text(consumerKeyPrefix), .text(consumerKeyPrefix.dropLast() + "/")])
+        var consumers: [String: Int64] = [:]
+        while try statement.step() {
+            consumers[String(statement.string(at: 0).dropFirst(consumerKeyPrefix.count))] = Int64(statement.string(at: 1)) ?? 0
+        }
+        return consumers
+    }
+
+    /// The newest record every consumer is done with: purges go no further (`Int64.max` when
+    /// no consumer keeps history).
+    static func retainedFloor(_ connection: SQLiteConnection) throws -> Int64 {
+        try consumers(connection).values.min() ?? .max
+    }
 
     /// One record as stored; its changes are decoded by whoever needs them.
     struct Record: Sendable {

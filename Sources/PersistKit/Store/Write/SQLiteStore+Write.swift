@@ -29,7 +29,8 @@ extension SQLiteStore {
             // The rows that upserts update, found before this save's own writes change any.
             let targets = try upsertTargets(plan, connection)
             // Keys first: rows may refer to objects inserted later in the same save.
-            let keys = try assignKeys(plan, targets, connection)
+            let participant = saveParticipant(for: origin)
+            let keys = try assignKeys(plan, targets, mappingTemporaryKeys: participant != nil, connection)
             // Deletes, then updates, then inserts: a unique value given up in a save (its row
             // deleted or changed) can be taken by another row of the same save.
             // Rows left referring to deleted ones (SQLite clears them, but tells no one).
@@ -43,6 +44,9 @@ extension SQLiteStore {
             let links = try writeLinks(plan.links, keys, skipping: result.discardedOwners, deleted: change.deleted, connection)
             if !keys.appending.isEmpty { result.unlinked = try unlinkOneToOnePartners(plan, keys, connection, &change) }
             if !conflicts.isEmpty { throw conflictError(conflicts) }
+            if let participant {
+                try participant(StoreTransaction(connection: connection, assignedKey: { keys.byTemporaryKey[$0] }))
+            }
             var recorded = try withExistingListPartners(plan, connection)
             recorded.links = links
             var history = StoreHistoryChanges(plan: recorded, change: change, model: model)
@@ -75,7 +79,8 @@ extension SQLiteStore {
     /// The primary keys the save's inserted rows get, in plan order, and which temporary key
     /// each replaces. Records each entity's new high-water mark.
     /// An upserted row (in `targets`, by plan position) keeps the key of the row it updates.
-    private func assignKeys(_ plan: StoreWritePlan, _ targets: [Int: Int64], _ connection: SQLiteConnection) throws -> AssignedKeys {
+    private func assignKeys(_ plan: StoreWritePlan, _ targets: [Int: Int64], mappingTemporaryKeys: Bool,
+                            _ connection: SQLiteConnection) throws -> AssignedKeys {
         let runs = plan.inserts
         var assigned = AssignedKeys()
         assigned.keys.reserveCapacity(runs.reduce(0) { $0 + $1.rows.count })

@@ -1,0 +1,177 @@
+import Foundation
+
+/// SQL on a store's writer connection inside a write transaction, for the package's own
+/// products (PersistKitSync keeps its tables in the store file, written in the same
+/// transactions as the objects they describe). Not public: apps write through contexts.
+///
+/// A transaction is either one a ``PersistentContainer/performStoreTransaction(author:_:)``
+/// opens, or a context's save (``ManagedObjectContext/save(alongside:)``), whose rows are
+/// written by then: ``permanentKey(for:)`` tells the keys the save gave its inserted objects.
+package struct StoreTransaction {
+    let connection: SQLiteConnection
+    /// The primary key a save gave the object of a temporary key (nil outside a save).
+    let assignedKey: (Int64) -> Int64?
+
+    /// Runs one statement with `values` bound to its `?` parameters.
+    ///
+    /// - Throws: ``PersistError`` `.sqlite` naming the statement.
+    package func execute(_ sql: String, _ values: [SQLValue] = []) throws {
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        try statement.run()
+    }
+
+    /// The rows one statement returns, each as its columns' values.
+    ///
+    /// - Throws: ``PersistError`` `.sqlite` naming the statement.
+    package func rows(_ sql: String, _ values: [SQLValue] = []) throws -> [[SQLValue]] {
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        let count = statement.columnCount
+        var rows: [[SQLValue]] = []
+        while try statement.step() {
+            rows.append((0..<count).map { statement.value(at: $0) })
+        }
+        return rows
+    }
+
+    /// How many rows the last `INSERT`, `UPDATE` or `DELETE` changed.
+    package var changes: Int { connection.changes }
+
+    /// The primary key of the object `id` names: its own for a saved object; for an object
+    /// inserted by the save this transaction belongs to, the key the save gave it; else nil.
+    package func permanentKey(for id: ObjectID) -> Int64? {
+        id.isTemporary ? assignedKey(id.key) : id.key
+    }
+
+    /// `"name"`, quoted as an SQL identifier.
+    package static func quote(_ name: String) -> String { SQLName.quote(name) }
+
+    /// The persistent history table (`id`, `timestamp`, `author`, `context`, `changes`).
+    package static let historyTable = StoreHistory.table
+}
+
+extension PersistentContainer {
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction on the store's writer (waiting for a
+    /// save in progress, as saves wait for it), committing if it returns. The transaction is
+    /// recorded in the persistent history as one that changed no object, under `author`, so
+    /// that other processes see a known commit rather than refreshing everything they hold.
+    ///
+    /// - Throws: ``PersistError`` `.cannotOpenStore` for a read-only store, whatever `body`
+    ///   throws (after rolling back).
+    package func performStoreTransaction<T>(author: String, _ body: (StoreTransaction) throws -> T) throws -> T {
+        var result: T?
+        _ = try store.save(origin: 0) { connection in
+            result = try body(StoreTransaction(connection: connection, assignedKey: { _ in nil }))
+            var change = StoreChange(sequence: 0, origin: 0)
+            change.historyID = try store.recordEmptyHistory(author: author, connection)
+            return change
+        }
+        guard let result else { throw PersistError(.misuse, "A store transaction ended without a result") }
+        return result
+    }
+
+    /// Runs `body` with a reader of the store in one read transaction (one committed snapshot).
+    package func readStore<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try store.withSnapshot { connection in try body(StoreTransaction(connection: connection, assignedKey: { _ in nil })) }
+    }
+}
+
+extension ManagedObjectContext {
+    /// Saves like ``save()``, running `body` inside the save's transaction after its rows are
+    /// written (and before its history record): what `body` writes commits or rolls back with
+    /// the save, and a `body` that throws fails the save, leaving store and context as they were.
+    /// `body` does not run when there is nothing to save.
+    package func save(alongside body: @escaping (StoreTransaction) throws -> Void) throws {
+        store.setSaveParticipant(body, for: contextIdentity)
+        defer { store.setSaveParticipant(nil, for: contextIdentity) }
+        try save()
+    }
+}
+
+extension ObjectID {
+    /// The ID of the saved object `key` of `entityName` in the store `storeIdentifier`.
+    package init(entityName: String, storeIdentifier: String, primaryKey key: Int64) {
+        self.init(entityName: entityName, storeIdentifier: storeIdentifier, key: key, isTemporary: false)
+    }
+}
+
+/// How an entity's keys are stored, for SQL that reads a store's rows directly.
+package struct StoredEntityLayout: Sendable {
+    /// The table (unquoted) and its primary-key column.
+    package let table: String
+    package static let primaryKeyColumn = SchemaSQL.primaryKey
+    /// Each to-one relationship's foreign-key column, and the column of the object's place in
+    /// the inverse's ordered list when that list is ordered.
+    package let toOnes: [(relationship: String, column: String, positionColumn: String?)]
+    /// Each join table this entity owns: its relationship, table name and whether it keeps order.
+    package let joinTables: [(relationship: String, table: String, isOrdered: Bool)]
+    /// The join-table columns: owner key, destination key, position.
+    package static let joinColumns = (owner: JoinTable.ownerColumn, destination: JoinTable.destinationColumn,
+                                      position: JoinTable.positionColumn)
+
+    /// The layout of `entity`'s table.
+    package init(_ entity: EntityDescription) {
+        table = entity.name
+        var toOnes: [(String, String, String?)] = []
+        var joins: [(String, String, Bool)] = []
+        for relationship in entity.relationships {
+            switch relationship.storage {
+            case .foreignKey(_, let positionSlot):
+                toOnes.append((relationship.name, relationship.name,
+                               positionSlot.map { _ in StoredColumn.positionColumnName(for: relationship.name) }))
+            case .joinTable(let table, isOwner: true):
+                joins.append((relationship.name, table.name, table.isOrdered))
+            default:
+                break
+            }
+        }
+        self.toOnes = toOnes
+        joinTables = joins
+    }
+}
+
+extension SQLiteStore {
+    /// Who takes part in a context's save, by the context's identity (see `save(alongside:)`).
+    func setSaveParticipant(_ body: ((StoreTransaction) throws -> Void)?, for origin: Int) {
+        saveParticipantsLock.lock()
+        saveParticipants[origin] = body
+        saveParticipantsLock.unlock()
+    }
+
+    /// The participant of a save by `origin`, if one was set.
+    func saveParticipant(for origin: Int) -> ((StoreTransaction) throws -> Void)? {
+        saveParticipantsLock.lock()
+        defer { saveParticipantsLock.unlock() }
+        return saveParticipants.isEmpty ? nil : saveParticipants[origin]
+    }
+
+    /// Writes a history record of a transaction that changed no object. Call inside `save`'s body.
+    func recordEmptyHistory(author: String, _ connection: SQLiteConnection) throws -> Int64 {
+        if !historyCursor.hasTable {
+            for statement in StoreHistory.createStatements { try connection.execute(statement) }
+        }
+        let insert = try connection.cachedStatement(StoreHistory.insertSQL)
+        defer { insert.reset() }
+        try insert.bind([.real(Date().timeIntervalSinceReferenceDate), .text(author), .null, .text("{}")])
+        try insert.run()
+        return connection.lastInsertRowID
+    }
+}
+
+extension ManagedObject {
+    /// Sets the attribute `name` to a value in its stored form (as a store row holds it),
+    /// tracked like any change; false when the entity has no such attribute.
+    package func setStoredValue(_ value: SQLValue, forAttribute name: String) -> Bool {
+        guard let attribute = entity.attribute(named: name) else { return false }
+        setStoredValue(value, at: attribute.index)
+        return true
+    }
+
+    /// The stored form of the attribute `name`'s value; nil when the entity has no such attribute.
+    package func storedValue(forAttribute name: String) -> SQLValue? {
+        entity.attribute(named: name).map { storage[$0.index] }
+    }
+}

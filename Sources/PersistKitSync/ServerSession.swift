@@ -1,0 +1,330 @@
+import Foundation
+import Logging
+import PersistKit
+import PostgresNIO
+
+/// One connection to the server and the statements sync runs on it: installing the schema,
+/// opening a space (model checks), a push (one transaction), a page of a pull.
+final class ServerSession: @unchecked Sendable {
+    // @unchecked Sendable: `connection` and `schema` are lets; PostgresConnection is itself
+    // thread-safe. A session is used by one sync round at a time (the engine's runner).
+    let connection: PostgresConnection
+    let server: SyncServer
+    let schema: ServerSchema
+    private let logger: Logger
+
+    private init(connection: PostgresConnection, server: SyncServer, logger: Logger) {
+        self.connection = connection
+        self.server = server
+        schema = server.serverSchema
+        self.logger = logger
+    }
+
+    /// Connects to `server`.
+    ///
+    /// - Throws: ``PersistKit/PersistError`` `.sync` naming the server and why it could not be reached.
+    static func connect(to server: SyncServer, logger: Logger = Logger(label: "PersistKitSync", factory: { _ in SwiftLogNoOpLogHandler() }))
+        async throws -> ServerSession {
+        do {
+            let connection = try await PostgresConnection.connect(configuration: server.connection, id: 1, logger: logger)
+            return ServerSession(connection: connection, server: server, logger: logger)
+        } catch {
+            throw SyncFailure.error("Cannot reach the sync server: \(SyncFailure.describe(error))", server: server.displayName)
+        }
+    }
+
+    /// Runs `body` with a new session, closed afterwards.
+    static func withConnection<T: Sendable>(to server: SyncServer, _ body: (ServerSession) async throws -> T) async throws -> T {
+        let session = try await connect(to: server)
+        do {
+            let result = try await body(session)
+            try? await session.connection.close()
+            return result
+        } catch {
+            try? await session.connection.close()
+            throw SyncFailure.wrap(error, doing: "talking to the server", server: server.displayName, space: nil)
+        }
+    }
+
+    func close() async {
+        try? await connection.close()
+    }
+
+    deinit {
+        // PostgresNIO requires a connection closed before it goes: the task holds it until then.
+        let connection = self.connection
+        if !connection.isClosed { Task.detached { try? await connection.close() } }
+    }
+
+    // MARK: Statements
+
+    func execute(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws {
+        try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+    }
+
+    /// The rows of a statement, decoded as `T`.
+    func rows<each T: PostgresDecodable>(_ sql: String, _ binds: PostgresBindings = PostgresBindings(),
+                                         as types: (repeat each T).Type) async throws -> [(repeat each T)] {
+        var result: [(repeat each T)] = []
+        for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger) {
+            result.append(try row.decode((repeat each T).self))
+        }
+        return result
+    }
+
+    func transaction<T: Sendable>(_ body: (ServerSession) async throws -> T) async throws -> T {
+        try await execute("BEGIN")
+        do {
+            let result = try await body(self)
+            try await execute("COMMIT")
+            return result
+        } catch {
+            try? await execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    // MARK: Schema
+
+    /// Creates or updates the schema, one installer at a time (an advisory lock).
+    func install() async throws {
+        try await transaction { session in
+            try await session.execute("SELECT pg_advisory_xact_lock(hashtext($1))", binds("persistkit_sync install " + schema.name))
+            for statement in schema.installStatements { try await session.execute(statement) }
+        }
+    }
+
+    /// Checks the schema is there and current; installs or migrates it when this role may.
+    func ensureSchema() async throws {
+        let found: [(String)]
+        do {
+            found = try await rows("SELECT value FROM \(schema.table("info")) WHERE key = 'schemaVersion'", as: (String).self)
+        } catch where SyncFailure.sqlState(of: error) == "42P01" || SyncFailure.sqlState(of: error) == "3F000" {
+            try await installOrExplain(missing: true)
+            return
+        }
+        let version = found.first.flatMap { Int($0) } ?? 0
+        if version > ServerSchema.version {
+            throw SyncFailure.error("The server's sync schema \(schema.name) is version \(version); this PersistKitSync knows "
+                                    + "version \(ServerSchema.version): upgrade PersistKitSync", server: server.displayName)
+        }
+        if version < ServerSchema.version { try await installOrExplain(missing: false) }
+    }
+
+    private func installOrExplain(missing: Bool) async throws {
+        do {
+            try await install()
+        } catch where ["42501", "42P01", "3F000"].contains(SyncFailure.sqlState(of: error) ?? "") {
+            throw SyncFailure.error("The server has \(missing ? "no" : "an older") sync schema \(schema.name), and role "
+                                    + "\(server.connection.username) may not \(missing ? "create" : "update") it: run "
+                                    + "SyncServer.install() as its owner", server: server.displayName)
+        }
+    }
+
+    func addMember(role: String, space: String) async throws {
+        let exists = try await rows("SELECT count(*) FROM \(schema.table("spaces")) WHERE id = $1", binds(space), as: (Int64).self)
+        guard exists.first == 1 else {
+            throw SyncFailure.error("There is no space '\(space)' yet (a client's first sync makes it)", server: server.displayName,
+                                    space: space)
+        }
+        try await execute("INSERT INTO \(schema.table("members")) (space, role) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                          binds(space, role))
+    }
+
+    // MARK: Spaces
+
+    /// A space's record: where its sequence stands and the model its stores must have.
+    struct Space: Sendable {
+        let sequence: Int64
+        let modelVersion: Int
+        let modelHash: String
+        let deletePolicy: String
+    }
+
+    /// Reads `space` (for update, inside a push), making it when it does not exist, and checks
+    /// the model: an older local model is refused, a newer one upgrades the space's record.
+    func openSpace(_ space: String, model: ManagedObjectModel, policy: SyncConfiguration.DeletePolicy,
+                   forUpdate: Bool) async throws -> Space {
+        let query = "SELECT seq, model_version, model_hash, delete_policy FROM \(schema.table("spaces")) WHERE id = $1"
+            + (forUpdate ? " FOR UPDATE" : "")
+        var found = try await rows(query, binds(space), as: (Int64, Int, String, String).self).first
+        if found == nil {
+            try await createSpace(space, model: model, policy: policy)
+            found = try await rows(query, binds(space), as: (Int64, Int, String, String).self).first
+        }
+        guard let (sequence, version, hash, storedPolicy) = found else {
+            throw SyncFailure.error("The space '\(space)' could not be opened", server: server.displayName, space: space)
+        }
+        guard storedPolicy == policy.rawValue else {
+            throw SyncFailure.error("The space '\(space)' resolves deletes by \(storedPolicy), this engine by \(policy.rawValue): "
+                                    + "every store of a space must use the space's policy", server: server.displayName, space: space)
+        }
+        if version > model.version {
+            var error = SyncFailure.error("The space '\(space)' holds model version \(version), newer than this store's version "
+                                          + "\(model.version): upgrade first (nothing was synced)", server: server.displayName, space: space)
+            error.storeVersion = String(version)
+            error.modelVersion = String(model.version)
+            throw error
+        }
+        if version == model.version && hash != model.versionHash {
+            var error = SyncFailure.error("The space '\(space)' holds another model of version \(version) (its hash differs from "
+                                          + "this store's): nothing was synced", server: server.displayName, space: space)
+            error.storeVersion = String(version)
+            error.modelVersion = String(model.version)
+            throw error
+        }
+        if version < model.version && forUpdate {
+            try await execute("UPDATE \(schema.table("spaces")) SET model_version = $2, model_hash = $3, model_document = $4::jsonb "
+                              + "WHERE id = $1", binds(space, model.version, model.versionHash,
+                                                       String(decoding: model.document, as: UTF8.self)))
+        }
+        return Space(sequence: sequence, modelVersion: max(version, forUpdate ? model.version : version), modelHash: hash,
+                     deletePolicy: storedPolicy)
+    }
+
+    /// Makes a space whose first member is the connected role; refused (as not a member) when
+    /// another client made it in the meantime or it exists with other members.
+    private func createSpace(_ space: String, model: ManagedObjectModel, policy: SyncConfiguration.DeletePolicy) async throws {
+        do {
+            try await execute("SAVEPOINT create_space")
+            try await execute("INSERT INTO \(schema.table("spaces")) (id, model_version, model_hash, model_document, delete_policy) "
+                              + "VALUES ($1, $2, $3, $4::jsonb, $5)",
+                              binds(space, model.version, model.versionHash, String(decoding: model.document, as: UTF8.self), policy.rawValue))
+            try await execute("INSERT INTO \(schema.table("members")) (space, role) VALUES ($1, current_user)", binds(space))
+            try await execute("RELEASE SAVEPOINT create_space")
+        } catch where SyncFailure.sqlState(of: error) == "23505" || SyncFailure.sqlState(of: error) == "42501" {
+            try? await execute("ROLLBACK TO SAVEPOINT create_space")
+            throw SyncFailure.error("Role \(server.connection.username) is not a member of the space '\(space)'",
+                                    server: server.displayName, space: space)
+        }
+    }
+
+    /// The channel the space's pushes notify.
+    func channel(of space: String) async throws -> String {
+        try await rows("SELECT \(schema.channelExpression(space: "$1"))", binds(space), as: (String).self).first ?? schema.name
+    }
+
+    // MARK: Rows
+
+    /// The rows of `ids` in `space` (those that exist).
+    func records(_ ids: [String], space: String) async throws -> [SyncRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try decodeRecords(try await rows(
+            "SELECT id, entity, fields::text, clocks::text, deleted, merged_into, seq FROM \(schema.table("objects")) "
+                + "WHERE space = $1 AND id = ANY($2)", binds(space, Array(Set(ids))),
+            as: (String, String, String, String, String?, String?, Int64).self)).map(\.record)
+    }
+
+    /// The link rows with `id` at either end.
+    func links(of id: String, space: String) async throws -> [SyncRecord] {
+        try decodeRecords(try await rows(
+            "SELECT id, entity, fields::text, clocks::text, deleted, merged_into, seq FROM \(schema.table("objects")) "
+                + "WHERE space = $1 AND (owner = $2 OR target = $2)", binds(space, id),
+            as: (String, String, String, String, String?, String?, Int64).self)).map(\.record)
+    }
+
+    /// The rows changed after `sequence`, oldest change first, at most `limit`.
+    func changes(after sequence: Int64, space: String, limit: Int) async throws -> [(record: SyncRecord, sequence: Int64)] {
+        try decodeRecords(try await rows(
+            "SELECT id, entity, fields::text, clocks::text, deleted, merged_into, seq FROM \(schema.table("objects")) "
+                + "WHERE space = $1 AND seq > $2 ORDER BY seq LIMIT $3", binds(space, sequence, Int64(limit)),
+            as: (String, String, String, String, String?, String?, Int64).self))
+    }
+
+    private func decodeRecords(_ rows: [(String, String, String, String, String?, String?, Int64)]) throws
+        -> [(record: SyncRecord, sequence: Int64)] {
+        let decoder = JSONDecoder()
+        return try rows.map { id, entity, fields, clocks, deleted, merged, sequence in
+            do {
+                let record = SyncRecord(id: id, entity: entity,
+                                        fields: try decoder.decode([String: SyncValue].self, from: Data(fields.utf8)),
+                                        clocks: try decoder.decode([String: String].self, from: Data(clocks.utf8)),
+                                        deleted: deleted, mergedInto: merged)
+                return (record, sequence)
+            } catch {
+                throw SyncFailure.error("The server's row for \(id) is damaged: \(error)", server: server.displayName)
+            }
+        }
+    }
+
+    /// Writes rows (inserted or replaced) with their new sequence numbers, and their change log entries.
+    func write(_ records: [(record: SyncRecord, logged: SyncRecord, sequence: Int64)], space: String, client: String) async throws {
+        let encoder = JSONEncoder.sorted
+        for chunk in records.chunked(2_000) {
+            var ids: [String] = [], entities: [String] = [], sequences: [Int64] = [], fields: [String] = [], clocks: [String] = []
+            var deleted: [String] = [], merged: [String] = [], owners: [String] = [], targets: [String] = []
+            var logFields: [String] = [], logClocks: [String] = []
+            for (record, logged, sequence) in chunk {
+                ids.append(record.id)
+                entities.append(record.entity)
+                sequences.append(sequence)
+                fields.append(String(decoding: try encoder.encode(record.fields), as: UTF8.self))
+                clocks.append(String(decoding: try encoder.encode(record.clocks), as: UTF8.self))
+                deleted.append(record.deleted ?? "")
+                merged.append(record.mergedInto ?? "")
+                owners.append(record.fields[SyncRecord.ownerKey]?.text ?? "")
+                targets.append(record.fields[SyncRecord.targetKey]?.text ?? "")
+                logFields.append(String(decoding: try encoder.encode(logged.fields), as: UTF8.self))
+                logClocks.append(String(decoding: try encoder.encode(logged.clocks), as: UTF8.self))
+            }
+            try await execute("""
+                INSERT INTO \(schema.table("objects")) (space, id, entity, seq, fields, clocks, deleted, merged_into, owner, target)
+                SELECT $1, i, e, s, f::jsonb, c::jsonb, NULLIF(d, ''), NULLIF(m, ''), NULLIF(o, ''), NULLIF(t, '')
+                FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+                    AS u(i, e, s, f, c, d, m, o, t)
+                ON CONFLICT (space, id) DO UPDATE SET entity = excluded.entity, seq = excluded.seq, fields = excluded.fields,
+                    clocks = excluded.clocks, deleted = excluded.deleted, merged_into = excluded.merged_into,
+                    owner = excluded.owner, target = excluded.target
+                """, binds(space, ids, entities, sequences, fields, clocks, deleted, merged, owners, targets))
+            try await execute("""
+                INSERT INTO \(schema.table("changes")) (space, seq, client, id, entity, fields, clocks, deleted, merged_into)
+                SELECT $1, s, $2, i, e, f::jsonb, c::jsonb, NULLIF(d, ''), NULLIF(m, '')
+                FROM unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(s, i, e, f, c, d, m)
+                """, binds(space, client, sequences, ids, entities, logFields, logClocks, deleted, merged))
+        }
+    }
+
+    /// The holders of constrained values in `space`, by value.
+    func uniqueHolders(_ values: [ServerMerge.UniqueValue], space: String) async throws -> [ServerMerge.UniqueValue: String] {
+        var found: [ServerMerge.UniqueValue: String] = [:]
+        for chunk in Array(Set(values)).chunked(2_000) {
+            let rows = try await rows("""
+                SELECT u.entity, u.keys, u.value, u.id FROM \(schema.table("uniques")) u
+                JOIN unnest($2::text[], $3::text[], $4::text[]) AS w(e, k, v) ON u.entity = w.e AND u.keys = w.k AND u.value = w.v
+                WHERE u.space = $1
+                """, binds(space, chunk.map(\.entity), chunk.map(\.keys), chunk.map(\.value)), as: (String, String, String, String).self)
+            for (entity, keys, value, id) in rows { found[ServerMerge.UniqueValue(entity: entity, keys: keys, value: value)] = id }
+        }
+        return found
+    }
+
+    /// Removes constrained values given up and records those held.
+    func writeUniques(removed: [(ServerMerge.UniqueValue, String)], held: [(ServerMerge.UniqueValue, String)], space: String) async throws {
+        for chunk in removed.chunked(2_000) where !chunk.isEmpty {
+            try await execute("""
+                DELETE FROM \(schema.table("uniques")) u USING unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS w(e, k, v, i)
+                WHERE u.space = $1 AND u.entity = w.e AND u.keys = w.k AND u.value = w.v AND u.id = w.i
+                """, binds(space, chunk.map(\.0.entity), chunk.map(\.0.keys), chunk.map(\.0.value), chunk.map(\.1)))
+        }
+        for chunk in held.chunked(2_000) where !chunk.isEmpty {
+            try await execute("""
+                INSERT INTO \(schema.table("uniques")) (space, entity, keys, value, id)
+                SELECT $1, e, k, v, i FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS w(e, k, v, i)
+                ON CONFLICT (space, entity, keys, value) DO UPDATE SET id = excluded.id
+                """, binds(space, chunk.map(\.0.entity), chunk.map(\.0.keys), chunk.map(\.0.value), chunk.map(\.1)))
+        }
+    }
+
+    /// Moves the space's sequence to `sequence` and wakes its listeners.
+    func advance(space: String, to sequence: Int64) async throws {
+        try await execute("UPDATE \(schema.table("spaces")) SET seq = $2 WHERE id = $1", binds(space, sequence))
+        try await execute("SELECT pg_notify(\(schema.channelExpression(space: "$1")), $2)", binds(space, String(sequence)))
+    }
+}
+
+/// Bindings for `$1`, `$2`... in order.
+func binds<each T: PostgresNonThrowingEncodable & Sendable>(_ values: repeat each T) -> PostgresBindings {
+    var bindings = PostgresBindings()
+    repeat bindings.append(each values)
+    return bindings
+}

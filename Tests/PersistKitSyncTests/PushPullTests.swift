@@ -1,0 +1,80 @@
+import Foundation
+import PersistKit
+import PersistKitTestSupport
+@testable import PersistKitSync
+import XCTest
+
+/// Two stores syncing through one space: what one saves reaches the other, both ways, and
+/// a round of nothing sends and receives nothing.
+final class PushPullTests: SyncTestCase {
+    func testWhatOneStoreSavesReachesTheOther() async throws {
+        let a = try makeContainer("a"), b = try makeContainer("b")
+        let engineA = try engine(a), engineB = try engine(b)
+
+        let context = a.newContext()
+        let folder = SFolder(context: context)
+        folder.name = "Inbox"
+        for index in 0..<3 {
+            let note = SNote(context: context)
+            note.title = "note \(index)"
+            note.count = index
+            note.folder = folder
+        }
+        let label = SLabel(context: context)
+        label.name = "urgent"
+        folder.notes[1].labels.insert(label)
+        let local = SLocal(context: context)
+        local.value = 7
+        try context.save()
+
+        let first = try await engineA.sync()
+        XCTAssertEqual(first.received, 0)
+        XCTAssertGreaterThan(first.sent, 0)
+        let pulled = try await engineB.sync()
+        XCTAssertEqual(pulled.sent, 0, "B had nothing to send")
+        XCTAssertGreaterThan(pulled.received, 0)
+
+        let onB = b.newContext()
+        let notes = try onB.fetch(FetchRequest<SNote>(sortBy: [FetchSortDescriptor(\.title)]))
+        XCTAssertEqual(notes.map(\.title), ["note 0", "note 1", "note 2"])
+        XCTAssertEqual(notes.map(\.count), [0, 1, 2])
+        let folders = try onB.fetch(FetchRequest<SFolder>())
+        XCTAssertEqual(folders.map(\.name), ["Inbox"])
+        XCTAssertEqual(folders.first?.notes.map(\.title), ["note 0", "note 1", "note 2"], "the ordered list keeps its order")
+        XCTAssertEqual(notes[1].labels.map(\.name), ["urgent"])
+        XCTAssertEqual(try onB.count(for: FetchRequest<SLocal>()), 0, "an excluded entity stays home")
+        try XCTAssertEqual(GraphSnapshot.of(a), GraphSnapshot.of(b))
+
+        // And back: B edits, A receives.
+        notes[0].title = "edited on B"
+        onB.delete(notes[2])
+        try onB.save()
+        try await engineB.sync()
+        let back = try await engineA.sync()
+        XCTAssertGreaterThan(back.received, 0)
+        let onA = a.newContext()
+        XCTAssertEqual(try onA.fetch(FetchRequest<SNote>(sortBy: [FetchSortDescriptor(\.title)])).map(\.title), ["edited on B", "note 1"])
+        try XCTAssertEqual(GraphSnapshot.of(a), GraphSnapshot.of(b))
+
+        // Nothing new: nothing moves.
+        let idle = try await engineA.sync()
+        XCTAssertEqual(idle.sent, 0)
+        XCTAssertEqual(idle.received, 0)
+    }
+
+    func testPulledChangesAreNotPushedBack() async throws {
+        let a = try makeContainer("a"), b = try makeContainer("b")
+        let engineA = try engine(a), engineB = try engine(b)
+        let context = a.newContext()
+        let note = SNote(context: context)
+        note.title = "from A"
+        try context.save()
+        try await engineA.sync()
+        try await engineB.sync()
+        // B's next round has nothing of its own to push.
+        let again = try await engineB.sync()
+        XCTAssertEqual(again.sent, 0, "B pushed back what it pulled")
+        let log = try postgres.psql("SELECT count(*) FROM persistkit_sync.changes", database: database)
+        XCTAssertEqual(log, "1", "one object, pushed once")
+    }
+}
