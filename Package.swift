@@ -106,6 +106,7 @@ if ProcessInfo.processInfo.environment["PERSISTKIT_DOCS"] != nil {
 if ProcessInfo.processInfo.environment["PERSISTKIT_WITHOUT_SYNC"] == nil {
     package.products += [
         .library(name: "PersistKitSync", targets: ["PersistKitSync"]),
+        .executable(name: "tasks-sync", targets: ["tasks-sync"]),
     ]
     package.dependencies += [
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
@@ -121,10 +122,22 @@ if ProcessInfo.processInfo.environment["PERSISTKIT_WITHOUT_SYNC"] == nil {
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `tasks sync` runs this program (found beside `tasks`), so that `tasks` itself does
+        // not build PostgresNIO.
+        .executableTarget(
+            name: "tasks-sync",
+            dependencies: [
+                "TaskModel",
+                "PersistKit",
+                "PersistKitSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Starts its own PostgreSQL server (Debian's binaries), skipped with a notice without them.
         .testTarget(
             name: "PersistKitSyncTests",
-            dependencies: ["PersistKitSync", "PersistKit", "PersistKitTestSupport"]
+            // `tasks` and `tasks-sync` are built before the tests that run them.
+            dependencies: ["PersistKitSync", "PersistKit", "TaskModel", "PersistKitTestSupport", "tasks", "tasks-sync"]
         ),
     ]
 }

@@ -44,7 +44,7 @@ struct Tasks: ParsableCommand {
                       LabelListCommand<TagLabel>.self, TagCommand.self, TodayCommand.self, PlanCommand.self,
                       UnplanCommand.self, BacklogCommand.self, ReviewCommand.self, LimitsCommand.self, StatsCommand.self,
                       AttachCommand.self, AttachmentsCommand.self, AttachmentCommand.self, DetachCommand.self,
-                      ExportCommand.self, ImportCommand.self, WatchCommand.self],
+                      ExportCommand.self, ImportCommand.self, WatchCommand.self, SyncCommand.self],
         defaultSubcommand: ListCommand.self
     )
 

@@ -4,7 +4,7 @@ import XCTest
 /// Usage mistakes get one clear line and exit status 64; `--version` says which tasks this is.
 final class UsageTests: XCTestCase {
     private let commands = "list, add, show, edit, done, undo, rm, projects, project, tags, tag, today, plan, unplan, backlog, "
-        + "review, limits, stats, attach, attachments, attachment, detach, export, import, watch"
+        + "review, limits, stats, attach, attachments, attachment, detach, export, import, watch, sync"
 
     func testNegativeReferenceIsABadReference() throws {
         let fixture = try CLIFixture()
