@@ -13,6 +13,9 @@ struct ChangeCapture {
     let schema: SyncSchema
     let author: String
     let storeIdentifier: String
+    /// The configured wall clock's distance from the system's, in seconds: a transaction's
+    /// time (the system's, recorded at its save) is read on the configured clock.
+    let clockOffset: TimeInterval
 
     /// What a capture found, and the bookkeeping to commit once the server has it.
     struct Batch {
@@ -56,7 +59,7 @@ struct ChangeCapture {
                 guard transaction.author != author else { continue }
                 let changes = transaction.changes.filter { schema.entities[$0.objectID.entityName] != nil }
                 guard !changes.isEmpty else { continue }
-                let stamp = clock.tick(at: transaction.timestamp)
+                let stamp = clock.tick(at: transaction.timestamp.addingTimeInterval(clockOffset))
                 for change in changes {
                     guard let key = change.objectID.primaryKey else { continue }
                     let object = ObjectKey(entity: change.objectID.entityName, key: key)
@@ -71,7 +74,7 @@ struct ChangeCapture {
         } else {
             // The first sync: every object is new to the server.
             newToken = try container.currentHistoryToken()
-            let stamp = clock.tick(at: Date())
+            let stamp = clock.tick(at: Date().addingTimeInterval(clockOffset))
             try container.readStore { sql in
                 for name in schema.order {
                     for row in try sql.rows("SELECT \(StoreTransaction.quote(StoredEntityLayout.primaryKeyColumn)) FROM "

@@ -12,6 +12,9 @@ extension ServerSession {
         /// The space's sequence before and after the push.
         var startSequence: Int64 = 0
         var sequence: Int64 = 0
+        /// Whether the rows written are the pushed records and nothing else (no key lost, no
+        /// merge, no link moved): the pushing store then need not pull them back.
+        var wroteOnlyWhatWasPushed = true
     }
 
     /// Pushes `records` to `space` in one transaction: merges them into the stored rows (see
@@ -59,6 +62,8 @@ extension ServerSession {
                 written.append((row, logged, result.sequence))
             }
             result.written = written.count
+            let pushed = Set(records.map(\.id))
+            result.wroteOnlyWhatWasPushed = merge.conflictsResolved == 0 && written.allSatisfy { pushed.contains($0.record.id) }
             guard !written.isEmpty else { return result }
             try await session.write(written, space: space, client: client)
             let uniques = merge.uniqueChanges()

@@ -29,7 +29,8 @@ public struct SyncConfiguration: Sendable {
     /// The author recorded in the persistent history for the saves that apply pulled changes:
     /// the engine never pushes back transactions of this author.
     public var transactionAuthor = "PersistKitSync"
-    /// The wall clock the hybrid clock reads (tests set one that is off).
+    /// The wall clock the hybrid clock reads: each local change is stamped with its save's
+    /// time on this clock (tests set one that is off, to see the stores converge anyway).
     public var clock: @Sendable () -> Date = { Date() }
     /// How often a continuous engine (``SyncEngine/start()``) looks for local saves of other
     /// processes, in seconds; its own process's saves and the server's notifications wake it at once.

@@ -85,7 +85,10 @@ struct SyncRound {
     private func push(_ session: ServerSession, client: String, state: inout [String: String], report: inout SyncReport) async throws {
         progress(SyncProgress(phase: .capturing, sent: report.sent, received: report.received))
         let capture = ChangeCapture(container: container, schema: schema, author: configuration.transactionAuthor,
-                                    storeIdentifier: container.storeIdentifier)
+                                    storeIdentifier: container.storeIdentifier,
+                                    // Whole milliseconds: the system clock's own offset is 0, so
+                                    // a capture done again stamps exactly as before.
+                                    clockOffset: (configuration.clock().timeIntervalSince(Date()) * 1000).rounded() / 1000)
         var clock = self.clock(state)
         clock = HybridClock(last: clock.last, client: client)
         let captured = try capturedToken(state)
@@ -98,9 +101,9 @@ struct SyncRound {
                                                     policy: configuration.deletePolicy)
                 report.sent += chunk.count
                 report.conflictsResolved += result.conflictsResolved
-                // Nothing else reached the space since this store's last pull: its own push
-                // need not come back.
-                if pulled == result.startSequence { pulled = result.sequence }
+                // Nothing else reached the space since this store's last pull, and the server
+                // wrote just what was pushed: it need not come back.
+                if pulled == result.startSequence && result.wroteOnlyWhatWasPushed { pulled = result.sequence }
                 progress(SyncProgress(phase: .pushing, sent: report.sent, received: report.received))
             }
         }
