@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// PersistKit beside raw SQLite and GRDB, in one process. GRDB is a dependency of this package
-// only, never of PersistKit itself.
+// PersistKit beside raw SQLite and GRDB, in one process (and PersistKitSync through a
+// PostgreSQL server of its own). GRDB is a dependency of this package only, never of PersistKit.
 let package = Package(
     name: "PersistKitBenchmarks",
     platforms: [.macOS(.v14)],
@@ -20,6 +20,7 @@ let package = Package(
             name: "persistkit-bench",
             dependencies: [
                 .product(name: "PersistKit", package: "PersistKit"),
+                .product(name: "PersistKitSync", package: "PersistKit"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "CSQLiteBench",
             ]

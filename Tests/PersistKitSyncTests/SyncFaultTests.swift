@@ -130,16 +130,30 @@ final class SyncFaultTests: SyncTestCase {
         let engineB = try engine(b)
         try await engineA.sync()
         try change(a, round: 0, count: 3_000)
-        let stopped = Task.detached {
+        // The server is stopped from a thread of its own (pg_ctl blocks): never from the
+        // cooperative pool the round runs on.
+        let stopped = DispatchSemaphore(value: 0)
+        let watcher = Task.detached {
             for await step in engineA.progress where step.phase == .pushing && step.sent > 0 {
-                try? postgres.stopServer()
+                Thread.detachNewThread {
+                    try? postgres.stopServer()
+                    stopped.signal()
+                }
                 return
             }
         }
-        await XCTAssertThrowsErrorAsync(try await engineA.sync()) { error in
-            XCTAssertEqual((error as? PersistError)?.code, .sync, "\(error)")
+        let failed = try await withDeadline(seconds: 120, "the round the server stopped under") {
+            do {
+                try await engineA.sync()
+                return false
+            } catch {
+                XCTAssertEqual((error as? PersistError)?.code, .sync, "\(error)")
+                return true
+            }
         }
-        await stopped.value
+        XCTAssertTrue(failed, "the round failed when the server stopped")
+        watcher.cancel()
+        XCTAssertEqual(stopped.wait(timeout: .now() + 120), .success, "the server stopped")
         try postgres.launch()
         let report = try await engineA.sync()
         XCTAssertGreaterThan(report.sent, 0)
@@ -172,6 +186,24 @@ final class SyncFaultTests: SyncTestCase {
             (try? b.newContext().fetch(FetchRequest<SNote>()).map(\.title)) == ["after the reconnect"]
         }
         await engineB.stop()
+    }
+
+    /// `body`'s result, or a failure (and an error thrown) when it takes longer than `seconds`.
+    private func withDeadline<T: Sendable>(seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                return nil
+            }
+            guard let first = try await group.next(), let result = first else {
+                group.cancelAll()
+                XCTFail("\(what) did not end within \(Int(seconds)) s")
+                throw CancellationError()
+            }
+            group.cancelAll()
+            return result
+        }
     }
 
     private func waitUntil(_ what: String, timeout: TimeInterval = 15, _ condition: () -> Bool) async throws {

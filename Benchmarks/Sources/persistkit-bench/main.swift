@@ -12,6 +12,8 @@ let usage = """
       --scale          also print the scale table: fetch, controller-one-change and insert at
                        10,000 / 100,000 / 1,000,000 objects (1,000 / 10,000 with --quick)
       --scale-only     print the scale table only
+      --sync           also run the sync rows (push, pull, latency, 50 stores; needs PostgreSQL)
+      --sync-only      run the sync rows only
       --profile-reference
                        for callgrind (--collect-atstart=no): count controller-catch-up's fresh
                        performFetch instead of its catch-up
@@ -28,6 +30,8 @@ struct Options {
     var scaleOnly = false
     var child: String?
     var database: String?
+    var sync = false
+    var syncOnly = false
 }
 
 func parseOptions(_ arguments: [String]) throws -> Options {
@@ -57,6 +61,8 @@ func parseOptions(_ arguments: [String]) throws -> Options {
         case "--profile-reference": options.profileReference = true
         case "--scale": options.scale = true
         case "--scale-only": options.scale = true; options.scaleOnly = true
+        case "--sync": options.sync = true
+        case "--sync-only": options.sync = true; options.syncOnly = true
         case "--child": options.child = try value(argument)
         case "--db": options.database = try value(argument)
         case "-h", "--help":
@@ -86,6 +92,11 @@ func run() throws {
             throw BenchError("--child iterate needs one --variant and --db")
         }
         try runIterateChild(variant: options.variants[0], url: URL(fileURLWithPath: path))
+        return
+    }
+
+    if options.syncOnly {
+        if let rows = runSyncBench(quick: options.quick) { print(syncTable(rows)) }
         return
     }
 
@@ -132,6 +143,7 @@ func run() throws {
         print(scaleTable(scaleRows, variants: options.variants))
         rows += scaleRows
     }
+    if options.sync, let syncRows = runSyncBench(quick: options.quick) { print(syncTable(syncRows)) }
     if let path = options.jsonPath {
         try jsonReport(rows).write(toFile: path, atomically: true, encoding: .utf8)
     }
