@@ -99,14 +99,12 @@ final class ContinuousSync: Sendable {
         while !Task.isCancelled {
             do {
                 let session = try await ServerSession.connect(to: runner.server)
-                defer { Task { await session.close() } }
+                defer { session.close() }
                 let channel = try await session.channel(of: runner.space)
                 connections.value.add(1, ordering: .relaxed)
                 pause = configuration.retryInterval
                 wake.yield()
-                try await session.connection.listen(on: channel) { notifications in
-                    for try await _ in notifications { wake.yield() }
-                }
+                try await session.listen(on: channel) { wake.yield() }
             } catch {
                 if Task.isCancelled { return }
             }

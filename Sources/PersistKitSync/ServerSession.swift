@@ -6,28 +6,48 @@ import PostgresNIO
 /// One connection to the server and the statements sync runs on it: installing the schema,
 /// opening a space (model checks), a push (one transaction), a page of a pull.
 final class ServerSession: @unchecked Sendable {
-    // @unchecked Sendable: `connection` and `schema` are lets; PostgresConnection is itself
-    // thread-safe. A session is used by one sync round at a time (the engine's runner).
+    // @unchecked Sendable: every stored property is a let; PostgresConnection is itself
+    // thread-safe and `waits` has its own lock. A session is used by one sync round at a time
+    // (the engine's runner).
     let connection: PostgresConnection
     let server: SyncServer
     let schema: ServerSchema
     private let logger: Logger
+    /// The statements waiting for the server, failed when the connection ends.
+    private let waits = ConnectionWaits()
 
     private init(connection: PostgresConnection, server: SyncServer, logger: Logger) {
         self.connection = connection
         self.server = server
         schema = server.serverSchema
         self.logger = logger
+        let waits = self.waits, eventLoop = connection.eventLoop, name = server.displayName
+        connection.closeFuture.whenComplete { _ in
+            // A moment's grace first: PostgresNIO fails the statements it still holds with the
+            // server's own words ("terminating connection due to administrator command"); the
+            // ones it dropped are failed here.
+            eventLoop.scheduleTask(in: .milliseconds(200)) {
+                waits.end(SyncFailure.error("The connection to the sync server was closed", server: name))
+            }
+        }
     }
 
-    /// Connects to `server`.
+    /// Connects to `server`, waiting at most its ``SyncServer/responseTimeout``.
     ///
     /// - Throws: ``PersistKit/PersistError`` `.sync` naming the server and why it could not be reached.
     static func connect(to server: SyncServer, logger: Logger = Logger(label: "PersistKitSync", factory: { _ in SwiftLogNoOpLogHandler() }))
         async throws -> ServerSession {
         do {
-            let connection = try await PostgresConnection.connect(configuration: server.connection, id: 1, logger: logger)
+            let connection = try await BoundedWait<PostgresConnection>.run(
+                timeout: server.responseTimeout,
+                timedOut: { SyncFailure.timedOut(server: server, doing: "connecting") },
+                orphaned: { late in late.closeNow() }
+            ) {
+                try await PostgresConnection.connect(configuration: server.connection, id: 1, logger: logger)
+            }
             return ServerSession(connection: connection, server: server, logger: logger)
+        } catch let error as PersistError {
+            throw error
         } catch {
             throw SyncFailure.error("Cannot reach the sync server: \(SyncFailure.describe(error))", server: server.displayName)
         }
@@ -38,38 +58,84 @@ final class ServerSession: @unchecked Sendable {
         let session = try await connect(to: server)
         do {
             let result = try await body(session)
-            try? await session.connection.close()
+            session.close()
             return result
         } catch {
-            try? await session.connection.close()
+            session.close()
             throw SyncFailure.wrap(error, doing: "talking to the server", server: server.displayName, space: nil)
         }
     }
 
-    func close() async {
-        try? await connection.close()
+    /// Closes the connection; every statement still waiting on it, and every later one, fails
+    /// at once.
+    func close() {
+        waits.end(SyncFailure.error("The connection to the sync server was closed", server: server.displayName))
+        connection.closeNow()
     }
 
+    /// Whether statements can still run: neither closed here nor by the server.
+    var isOpen: Bool { !waits.hasEnded && !connection.isClosed }
+
     deinit {
-        // PostgresNIO requires a connection closed before it goes: the task holds it until then.
-        let connection = self.connection
-        if !connection.isClosed { Task.detached { try? await connection.close() } }
+        // PostgresNIO requires a connection closed before it goes.
+        if !connection.isClosed { connection.closeNow() }
     }
 
     // MARK: Statements
 
+    /// `operation` on this session's connection, bounded: it fails when the server does not
+    /// answer within ``SyncServer/responseTimeout`` (the connection is then closed, since its
+    /// statement may still be under way) or when the connection ends.
+    private func bounded<T: Sendable>(_ sql: String, timeout: TimeInterval?, _ operation: @escaping @Sendable () async throws -> T)
+        async throws -> T {
+        let server = self.server, connection = self.connection
+        return try await BoundedWait<T>.run(
+            timeout: timeout, waits: waits,
+            timedOut: { SyncFailure.timedOut(server: server, doing: "running " + ServerSession.summary(of: sql)) },
+            onTimeout: { [weak self] in
+                self?.close()
+                connection.closeNow()
+            },
+            operation)
+    }
+
+    /// A statement's first words, as an error names it.
+    static func summary(of sql: String) -> String {
+        let words = sql.split(whereSeparator: \.isWhitespace).prefix(3).joined(separator: " ")
+        return words.count < sql.count ? words + "..." : words
+    }
+
     func execute(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws {
-        try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        let connection = self.connection, logger = self.logger
+        try await bounded(sql, timeout: server.responseTimeout) {
+            try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+            return ()
+        }
     }
 
     /// The rows of a statement, decoded as `T`.
     func rows<each T: PostgresDecodable>(_ sql: String, _ binds: PostgresBindings = PostgresBindings(),
                                          as types: (repeat each T).Type) async throws -> [(repeat each T)] {
-        var result: [(repeat each T)] = []
-        for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger) {
-            result.append(try row.decode((repeat each T).self))
+        let connection = self.connection, logger = self.logger
+        let rows = try await bounded(sql, timeout: server.responseTimeout) {
+            var rows: [PostgresRow] = []
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger) {
+                rows.append(row)
+            }
+            return rows
         }
-        return result
+        return try rows.map { try $0.decode((repeat each T).self) }
+    }
+
+    /// Listens on `channel`, calling `notified` for each notification, until the connection ends
+    /// (then it throws) or the task is cancelled.
+    func listen(on channel: String, _ notified: @escaping @Sendable () -> Void) async throws {
+        let connection = self.connection
+        try await bounded("LISTEN \(channel)", timeout: nil) {
+            try await connection.listen(on: channel) { notifications in
+                for try await _ in notifications { notified() }
+            }
+        }
     }
 
     func transaction<T: Sendable>(_ body: (ServerSession) async throws -> T) async throws -> T {
@@ -327,4 +393,14 @@ func binds<each T: PostgresNonThrowingEncodable & Sendable>(_ values: repeat eac
     var bindings = PostgresBindings()
     repeat bindings.append(each values)
     return bindings
+}
+
+private extension PostgresConnection {
+    /// Closes the connection without waiting (its statements fail; see ``ConnectionWaits``).
+    /// The connection is kept until it has closed: PostgresNIO requires a connection closed
+    /// before it goes.
+    func closeNow() {
+        let closing: EventLoopFuture<Void> = close()
+        closing.whenComplete { _ in withExtendedLifetime(self) {} }
+    }
 }

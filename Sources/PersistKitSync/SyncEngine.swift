@@ -135,7 +135,7 @@ actor SyncRunner {
             return try await round.run(session)
         } catch {
             if SyncFailure.isConnectionLoss(error) || error is PullApplier.LocalChangesArrived {
-                await session?.close()
+                session?.close()
                 session = nil
             }
             throw SyncFailure.wrap(error, doing: "syncing the space '\(space)'", server: server.displayName, space: space)
@@ -143,12 +143,12 @@ actor SyncRunner {
     }
 
     private func connectedSession() async throws -> ServerSession {
-        if let session, !session.connection.isClosed { return session }
+        if let session, session.isOpen { return session }
         let session = try await ServerSession.connect(to: server)
         do {
             try await session.ensureSchema()
         } catch {
-            await session.close()
+            session.close()
             throw error
         }
         self.session = session
@@ -156,8 +156,8 @@ actor SyncRunner {
     }
 
     /// Closes the connection (the next round opens another).
-    func disconnect() async {
-        await session?.close()
+    func disconnect() {
+        session?.close()
         session = nil
     }
 }

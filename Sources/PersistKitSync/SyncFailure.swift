@@ -13,6 +13,16 @@ enum SyncFailure {
         return error
     }
 
+    /// The server did not answer within ``SyncServer/responseTimeout`` while `doing` something.
+    static func timedOut(server: SyncServer, doing: String) -> PersistError {
+        error("The sync server did not answer within \(Self.seconds(server.responseTimeout)) while \(doing): the connection was "
+              + "closed (set SyncServer.responseTimeout for a slower server)", server: server.displayName)
+    }
+
+    private static func seconds(_ interval: TimeInterval) -> String {
+        interval == interval.rounded() ? "\(Int(interval)) s" : String(format: "%.1f s", interval)
+    }
+
     /// `error` (from PostgresNIO, the network, or PersistKit) as a sync error, while `doing`
     /// something ("pushing 12 changes"). PersistKit's own errors pass through unchanged.
     static func wrap(_ error: Error, doing: String, server: String?, space: String?) -> PersistError {

@@ -19,6 +19,12 @@ public struct SyncServer: Sendable {
     /// The schema holding the spaces (`persistkit_sync`): several independent deployments can
     /// share one database under different schemas.
     public var schema: String
+    /// How long sync waits for the server's answer to one statement, or for a connection to be
+    /// made, in seconds (a minute by default). A server that went silent (a cut network, a
+    /// stopped machine) then ends the round with a `.sync` error instead of holding it, and the
+    /// connection is closed. A connection the server closes fails its waits at once, whatever
+    /// this is.
+    public var responseTimeout: TimeInterval = 60
 
     /// TLS, passed to PostgresNIO as is: `.disable`, `.prefer(context)` or `.require(context)`
     /// with an `NIOSSLContext` of your `TLSConfiguration` (certificates, verification).

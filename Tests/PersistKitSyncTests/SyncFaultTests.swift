@@ -142,7 +142,8 @@ final class SyncFaultTests: SyncTestCase {
                 return
             }
         }
-        let failed = try await withDeadline(seconds: 120, "the round the server stopped under") {
+        // Bounded without waiting for the round: a round that never ends fails the test.
+        let failed = try await Deadline.run(seconds: 120, "the round the server stopped under") {
             do {
                 try await engineA.sync()
                 return false
@@ -155,7 +156,7 @@ final class SyncFaultTests: SyncTestCase {
         watcher.cancel()
         XCTAssertEqual(stopped.wait(timeout: .now() + 120), .success, "the server stopped")
         try postgres.launch()
-        let report = try await engineA.sync()
+        let report = try await Deadline.run(seconds: 120, "the round after the restart") { try await engineA.sync() }
         XCTAssertGreaterThan(report.sent, 0)
         try await engineB.sync()
         try XCTAssertEqual(GraphSnapshot.of(a), GraphSnapshot.of(b))
@@ -186,31 +187,5 @@ final class SyncFaultTests: SyncTestCase {
             (try? b.newContext().fetch(FetchRequest<SNote>()).map(\.title)) == ["after the reconnect"]
         }
         await engineB.stop()
-    }
-
-    /// `body`'s result, or a failure (and an error thrown) when it takes longer than `seconds`.
-    private func withDeadline<T: Sendable>(seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-                return nil
-            }
-            guard let first = try await group.next(), let result = first else {
-                group.cancelAll()
-                XCTFail("\(what) did not end within \(Int(seconds)) s")
-                throw CancellationError()
-            }
-            group.cancelAll()
-            return result
-        }
-    }
-
-    private func waitUntil(_ what: String, timeout: TimeInterval = 15, _ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else { return XCTFail("timed out waiting until \(what)") }
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
     }
 }

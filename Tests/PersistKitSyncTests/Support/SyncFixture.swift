@@ -65,6 +65,15 @@ class SyncTestCase: XCTestCase {
         configure(&configuration)
         return SyncEngine(container: container, server: try server(user: user), space: space, configuration: configuration)
     }
+
+    /// Waits until `condition` holds, failing the test after `timeout` seconds.
+    func waitUntil(_ what: String, timeout: TimeInterval = 15, _ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else { return XCTFail("timed out waiting until \(what)") }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+    }
 }
 
 /// A store's objects as plain values, to compare stores: each object by its global ID.
