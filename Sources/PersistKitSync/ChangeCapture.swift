@@ -23,7 +23,7 @@ struct ChangeCapture {
         /// The history transaction captured up to.
         var token: HistoryToken?
         var clock: HybridClock
-        /// Global IDs of local objects seen for the first time (deterministic, see ``SyncRecord/id``).
+        /// Global IDs of local objects seen for the first time (name-based, see ``GlobalID``).
         var newIdentities: [(id: String, entity: String, key: Int64)] = []
         /// Objects deleted here: their IDs leave the identity table.
         var deletedIDs: [String] = []
@@ -42,9 +42,6 @@ struct ChangeCapture {
         let entity: String
         let key: Int64
     }
-
-    /// The global ID a local object gets when it first syncs.
-    static func localID(store: String, entity: String, key: Int64) -> String { "\(store)/\(entity)/\(key)" }
 
     /// The changes after `captured` (every object when nil: the first sync; every transaction
     /// when it holds nil: the store had no history then), stamped with `clock`.

@@ -88,7 +88,7 @@ struct ElementFinder {
             for object in unknown {
                 guard let key = object.objectID.primaryKey else { continue }
                 known[ObjectIdentifier(object)] = found[object.entity.name]?[key]
-                    ?? ChangeCapture.localID(store: storeIdentifier, entity: object.entity.name, key: key)
+                    ?? GlobalID.local(store: storeIdentifier, entity: object.entity.name, key: key)
             }
         }
         return objects.map { known[ObjectIdentifier($0)] ?? "" }

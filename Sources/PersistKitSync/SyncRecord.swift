@@ -8,8 +8,8 @@ import Foundation
 /// `"<Owner>.<relationship>"`, with the ID `"<owner ID>><relationship>><target ID>"`: both stores adding the
 /// same link reach the same record, and its `present` key settles an add against a remove.
 struct SyncRecord: Sendable, Hashable, Codable {
-    /// The object's global ID: `<store identifier>/<entity>/<primary key>` of the store that
-    /// made it, so that a push tried again names the same objects.
+    /// The object's global ID: a UUID (``GlobalID``), name-based on the store that made it and
+    /// its key there, so that a push tried again names the same objects.
     var id: String
     var entity: String
     var fields: [String: SyncValue]

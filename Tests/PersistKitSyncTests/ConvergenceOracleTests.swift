@@ -76,19 +76,9 @@ final class ConvergenceOracleTests: SyncTestCase {
 
     // MARK: Edits
 
-    /// The global IDs of a store's objects, by entity and key.
+    /// The global IDs of a store's objects.
     private func ids(_ container: PersistentContainer) throws -> (ManagedObject) -> String {
-        let known = try container.readStore { sql -> [String: String] in
-            var ids: [String: String] = [:]
-            for row in try sql.rows("SELECT entity, key, id FROM _persistkit_sync_objects") {
-                if case .text(let entity) = row[0], case .integer(let key) = row[1], case .text(let id) = row[2] { ids["\(entity)/\(key)"] = id }
-            }
-            return ids
-        }
-        return { object in
-            let key = object.objectID.primaryKey ?? -1
-            return known["\(object.entity.name)/\(key)"] ?? "\(container.storeIdentifier)/\(object.entity.name)/\(key)"
-        }
+        try globalIDs(of: container)
     }
 
     /// One random edit, saved; returns what it did for the reference.

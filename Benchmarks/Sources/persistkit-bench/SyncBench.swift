@@ -186,7 +186,7 @@ private final class ArrivalClock: @unchecked Sendable {
     }
 }
 
-/// Milliseconds a `COPY` of `rows` rows shaped as the sync server's (an ID, an entity, JSONB
+/// Milliseconds a `COPY` of `rows` rows shaped as the sync server's (a UUID, an entity, JSONB
 /// keys and clocks, a sequence) into a plain table takes.
 private func copyMilliseconds(url: String, rows: Int) async throws -> Double {
     let server = try SyncServer(url: url)
@@ -198,7 +198,7 @@ private func copyMilliseconds(url: String, rows: Int) async throws -> Double {
     for index in 0..<rows {
         let fields = #"{"count": \#(index), "detail": "detail of item \#(index)", "due": \#(Double(index) * 3_600), "isDone": 0, "title": "item \#(index)"}"#
         let clocks = #"{"count": "0000018c2b5e3f10:0000:c", "detail": "0000018c2b5e3f10:0000:c", "due": "0000018c2b5e3f10:0000:c", "isDone": "0000018c2b5e3f10:0000:c", "title": "0000018c2b5e3f10:0000:c"}"#
-        text += "bench\tstore/SyncItem/\(index)\tSyncItem\t\(index)\t\(fields)\t\(clocks)\n"
+        text += "bench\t\(UUID().uuidString.lowercased())\tSyncItem\t\(index)\t\(fields)\t\(clocks)\n"
     }
     let start = now()
     try await connection.copyFrom(table: "copy_reference", columns: ["space", "id", "entity", "seq", "fields", "clocks"],

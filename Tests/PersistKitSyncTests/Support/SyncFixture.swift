@@ -109,17 +109,7 @@ struct GraphSnapshot: Equatable, CustomStringConvertible {
     /// The store's graph, objects named by their global IDs (as PersistKitSync gives them).
     static func of(_ container: PersistentContainer) throws -> GraphSnapshot {
         let context = container.newContext()
-        let ids = try container.readStore { sql -> [String: String] in
-            var ids: [String: String] = [:]
-            for row in try sql.rows("SELECT entity, key, id FROM _persistkit_sync_objects") {
-                if case .text(let entity) = row[0], case .integer(let key) = row[1], case .text(let id) = row[2] { ids["\(entity)/\(key)"] = id }
-            }
-            return ids
-        }
-        func id(_ object: ManagedObject) -> String {
-            let key = object.objectID.primaryKey ?? -1
-            return ids["\(object.entity.name)/\(key)"] ?? "\(container.storeIdentifier)/\(object.entity.name)/\(key)"
-        }
+        let id = try globalIDs(of: container)
         var snapshot = GraphSnapshot()
         for note in try context.fetch(FetchRequest<SNote>()) {
             snapshot.notes[id(note)] = NoteValues(title: note.title, body: note.body, count: note.count, score: note.score, due: note.due,
