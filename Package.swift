@@ -118,6 +118,7 @@ if ProcessInfo.processInfo.environment["PERSISTKIT_WITHOUT_SYNC"] == nil {
             name: "PersistKitSync",
             dependencies: [
                 "PersistKit",
+                "PersistKitText",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,5 +1,6 @@
 import Foundation
 import PersistKit
+import PersistKitText
 
 /// What a push does to the server's objects, computed in the pushing client inside the push's
 /// transaction (which holds the space's row lock, so pushes of a space run one at a time):
@@ -19,6 +20,8 @@ struct ServerMerge {
     let policy: SyncConfiguration.DeletePolicy
     /// Uniqueness constraints by entity (attribute names).
     let uniqueness: [String: [[String]]]
+    /// Constrained attributes whose values match without regard to case, by entity.
+    let ignoringCase: [String: Set<String>]
     /// The link record entities.
     let linkEntities: Set<String>
 
@@ -34,9 +37,11 @@ struct ServerMerge {
     /// Each changed record's pushed part, for the change log: the keys it changed.
     private(set) var logged: [String: SyncRecord] = [:]
 
-    init(policy: SyncConfiguration.DeletePolicy, uniqueness: [String: [[String]]], linkEntities: Set<String>) {
+    init(policy: SyncConfiguration.DeletePolicy, uniqueness: [String: [[String]]], ignoringCase: [String: Set<String>] = [:],
+         linkEntities: Set<String>) {
         self.policy = policy
         self.uniqueness = uniqueness
+        self.ignoringCase = ignoringCase
         self.linkEntities = linkEntities
     }
 
@@ -132,11 +137,17 @@ struct ServerMerge {
         let value: String
     }
 
-    /// The constrained values a live row holds (none for a row with a nil among them).
+    /// The constrained values a live row holds (none for a row with a nil among them); text of
+    /// an attribute matched without regard to case is case-folded.
     func uniqueValues(of record: SyncRecord) -> [UniqueValue] {
         guard isAlive(record), let constraints = uniqueness[record.entity] else { return [] }
+        let folded = ignoringCase[record.entity] ?? []
         return constraints.compactMap { keys in
-            let values = keys.map { record.fields[$0] ?? .null }
+            let values = keys.map { key in
+                let value = record.fields[key] ?? .null
+                guard folded.contains(key), let text = value.text else { return value }
+                return SyncValue(.text(TextFolding.fold(text, .caseInsensitive)))
+            }
             guard !values.contains(.null), let data = try? JSONEncoder.sorted.encode(values) else { return nil }
             return UniqueValue(entity: record.entity, keys: keys.joined(separator: ","), value: String(decoding: data, as: UTF8.self))
         }

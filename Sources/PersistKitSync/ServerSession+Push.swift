@@ -27,6 +27,7 @@ extension ServerSession {
             let opened = try await session.openSpace(space, model: model, policy: policy, forUpdate: true)
             var merge = ServerMerge(policy: policy,
                                     uniqueness: syncSchema.entities.mapValues(\.uniqueness).filter { !$0.value.isEmpty },
+                                    ignoringCase: syncSchema.entities.mapValues(\.uniqueIgnoringCase).filter { !$0.value.isEmpty },
                                     linkEntities: Set(syncSchema.links.keys))
             // The pushed rows, and the ends of pushed links (they may have been merged).
             var wanted = Set(records.map(\.id))

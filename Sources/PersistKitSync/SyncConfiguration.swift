@@ -24,6 +24,12 @@ public struct SyncConfiguration: Sendable {
     /// Entities that do not sync: their objects stay in this store (a store's own settings,
     /// caches). Relationships to them are not synced either.
     public var excludedEntities: Set<String> = []
+    /// Unique attributes whose values are compared without regard to case when stores'
+    /// objects are matched (entity name to attribute names): with `["Tag": ["name"]]`, tags
+    /// "Urgent" and "urgent" made on two stores merge into one, as an application that looks
+    /// its tags up case-insensitively expects (`==[c]`, Unicode case folding). The store itself
+    /// compares unique values byte for byte; every store of a space must use the same setting.
+    public var uniqueAttributesIgnoringCase: [String: Set<String>] = [:]
     /// How deletes meet updates (``DeletePolicy/deleteWins`` by default).
     public var deletePolicy: DeletePolicy = .deleteWins
     /// The author recorded in the persistent history for the saves that apply pulled changes:

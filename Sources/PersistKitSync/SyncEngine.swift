@@ -122,7 +122,8 @@ actor SyncRunner {
         self.space = space
         self.configuration = configuration
         self.progress = progress
-        schema = SyncSchema(model: container.model, excluding: configuration.excludedEntities)
+        schema = SyncSchema(model: container.model, excluding: configuration.excludedEntities,
+                            ignoringCase: configuration.uniqueAttributesIgnoringCase)
     }
 
     func round() async throws -> SyncReport {

@@ -17,6 +17,8 @@ struct SyncSchema: Sendable {
         let links: [Link]
         /// Uniqueness constraints, as attribute names.
         let uniqueness: [[String]]
+        /// The constrained attributes whose values match without regard to case.
+        let uniqueIgnoringCase: Set<String>
     }
 
     struct ToOne: Sendable {
@@ -45,7 +47,7 @@ struct SyncSchema: Sendable {
     /// The entity names in the model's order.
     let order: [String]
 
-    init(model: ManagedObjectModel, excluding excluded: Set<String>) {
+    init(model: ManagedObjectModel, excluding excluded: Set<String>, ignoringCase: [String: Set<String>] = [:]) {
         var entities: [String: Entity] = [:]
         var links: [String: Link] = [:]
         var order: [String] = []
@@ -71,7 +73,8 @@ struct SyncSchema: Sendable {
                 links[link.entity] = link
             }
             entities[entity.name] = Entity(name: entity.name, description: entity, layout: layout, attributes: entity.attributes,
-                                           toOnes: toOnes, links: entityLinks, uniqueness: entity.uniquenessConstraints)
+                                           toOnes: toOnes, links: entityLinks, uniqueness: entity.uniquenessConstraints,
+                                           uniqueIgnoringCase: ignoringCase[entity.name] ?? [])
             order.append(entity.name)
         }
         self.entities = entities

@@ -68,6 +68,8 @@ struct TasksSync: AsyncParsableCommand {
         let tasks = try TaskStore(url: URL(fileURLWithPath: self.store), stagesSampleData: false)
         var configuration = SyncConfiguration()
         configuration.excludedEntities = ["StoreInfo", "ReminderNotice"]
+        // TaskStore finds projects and tags without regard to case: so do the merges.
+        configuration.uniqueAttributesIgnoringCase = ["Tag": ["name"], "Project": ["name"]]
         let engine = SyncEngine(container: tasks.container, server: syncServer, space: space, configuration: configuration)
         guard watch else {
             let report = try await engine.sync()

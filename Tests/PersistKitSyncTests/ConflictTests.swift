@@ -179,6 +179,41 @@ final class ConflictTests: SyncTestCase {
         XCTAssertEqual(try onA.fetch(FetchRequest<SLabel>()).first?.notes.count, 3)
     }
 
+    /// With the name matched without regard to case, "Urgent" on A and "urgent" on B are one
+    /// label after syncing, holding both notes; without it they stay two, as the store's own
+    /// unique index (exact) has them.
+    func testUniquenessIgnoringCaseMergesNamesThatDifferInCaseOnly() async throws {
+        for ignoringCase in [true, false] {
+            let space = ignoringCase ? "folded" : "exact"
+            let a = try makeContainer("a-" + space), b = try makeContainer("b-" + space)
+            let configure: (inout SyncConfiguration) -> Void = { if ignoringCase { $0.uniqueAttributesIgnoringCase = ["SLabel": ["name"]] } }
+            let engineA = try engine(a, space: space, configure: configure), engineB = try engine(b, space: space, configure: configure)
+            for (container, name, title) in [(a, "Urgent", "from A"), (b, "urgent", "from B")] {
+                let context = container.newContext()
+                let label = SLabel(context: context)
+                label.name = name
+                let note = SNote(context: context)
+                note.title = title
+                note.labels = [label]
+                try context.save()
+            }
+            try await engineA.sync()
+            try await engineB.sync()
+            try await engineA.sync()
+            for container in [a, b] {
+                let context = container.newContext()
+                let labels = try context.fetch(FetchRequest<SLabel>())
+                if ignoringCase {
+                    XCTAssertEqual(labels.count, 1, "one label: \(labels.map(\.name))")
+                    XCTAssertEqual(Set(labels.first?.notes.map(\.title) ?? []), ["from A", "from B"])
+                } else {
+                    XCTAssertEqual(Set(labels.map(\.name)), ["Urgent", "urgent"])
+                }
+            }
+            try XCTAssertEqual(GraphSnapshot.of(a), GraphSnapshot.of(b))
+        }
+    }
+
     func testAToManyEditedOnBothSidesKeepsBothSidesLinks() async throws {
         let a = try makeContainer("a"), b = try makeContainer("b")
         let engineA = try engine(a), engineB = try engine(b)
