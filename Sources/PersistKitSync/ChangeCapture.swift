@@ -128,14 +128,21 @@ struct ChangeCapture {
             if resolver.isNew(object.entity, object.key) { batch.newIdentities.append((id, object.entity, object.key)) }
             var record = SyncRecord(id: id, entity: object.entity)
             func stamp(_ name: String) -> HybridTimestamp? { change.inserted.map { inserted in max(inserted, change.keys[name] ?? inserted) } ?? change.keys[name] }
+            // A key an insert left at its default was set by nobody: it loses to any value set
+            // on purpose. Two stores that each make a singleton (a settings record, a day's
+            // record) keep the one's settings, not the newer one's defaults.
+            func stamp(_ name: String, holdingDefault: Bool) -> HybridTimestamp? {
+                holdingDefault && change.inserted != nil && change.keys[name] == nil ? .zero : stamp(name)
+            }
             for attribute in described.attributes {
-                guard let at = stamp(attribute.name) else { continue }
-                record.fields[attribute.name] = SyncValue(values[attribute.name] ?? .null)
+                let value = values[attribute.name] ?? .null
+                guard let at = stamp(attribute.name, holdingDefault: value == (attribute.defaultValue ?? .null)) else { continue }
+                record.fields[attribute.name] = SyncValue(value)
                 record.clocks[attribute.name] = at.description
                 batch.clocks.append((id, attribute.name, LocalSyncTables.Clock(clock: at.description, value: nil)))
             }
             for toOne in described.toOnes {
-                guard let at = stamp(toOne.name) else { continue }
+                guard let at = stamp(toOne.name, holdingDefault: (values[toOne.name] ?? .null) == .null) else { continue }
                 var reference = SyncValue.null
                 if case .integer(let key) = values[toOne.name] ?? .null { reference = SyncValue(.text(resolver.id(toOne.destination, key))) }
                 record.fields[toOne.name] = reference

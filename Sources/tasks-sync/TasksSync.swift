@@ -67,7 +67,9 @@ struct TasksSync: AsyncParsableCommand {
         // A store that starts by syncing gets no example tasks: they would sync everywhere.
         let tasks = try TaskStore(url: URL(fileURLWithPath: self.store), stagesSampleData: false)
         var configuration = SyncConfiguration()
-        configuration.excludedEntities = ["StoreInfo", "ReminderNotice"]
+        // Reminders already shown are this machine's business. The store's record syncs: it
+        // keeps the daily limits (its one row per store merges into one per space).
+        configuration.excludedEntities = ["ReminderNotice"]
         // TaskStore finds projects and tags without regard to case: so do the merges.
         configuration.uniqueAttributesIgnoringCase = ["Tag": ["name"], "Project": ["name"]]
         let engine = SyncEngine(container: tasks.container, server: syncServer, space: space, configuration: configuration)

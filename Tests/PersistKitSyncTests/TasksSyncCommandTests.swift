@@ -7,39 +7,18 @@ import XCTest
 /// a `tasks watch` on the other store shows what the first one added; an unreachable server
 /// is one line on standard error and loses nothing.
 final class TasksSyncCommandTests: SyncTestCase {
-    private var tasksBinary: URL {
-        get throws {
-            let url = try XCTUnwrap(Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("tasks"))
-            try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: url.path), "tasks is not built beside the tests")
-            return url
-        }
+    private var cli: TasksCLI {
+        get throws { TasksCLI(directory: directory, serverURL: try serverURL()) }
     }
 
     /// Runs tasks with a store in the test's directory; returns (status, stdout, stderr).
     @discardableResult
     private func tasks(_ store: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let out = directory.file("out-" + UUID().uuidString), err = directory.file("err-" + UUID().uuidString)
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = try start(store, arguments, stdout: out, stderr: err)
-        while process.isRunning { usleep(5_000) }
-        return (process.terminationStatus, try String(contentsOf: out, encoding: .utf8), try String(contentsOf: err, encoding: .utf8))
+        try cli.run(store, arguments)
     }
 
     private func start(_ store: String, _ arguments: [String], stdout: URL, stderr: URL) throws -> Process {
-        let process = Process()
-        process.executableURL = try tasksBinary
-        process.arguments = arguments + ["--store", directory.file(store + ".sqlite").path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TASKS_SYNC_URL"] = try serverURL()
-        environment["NO_COLOR"] = "1"
-        environment["TASKS_STORE"] = nil
-        process.environment = environment
-        process.standardOutput = try FileHandle(forWritingTo: stdout)
-        process.standardError = try FileHandle(forWritingTo: stderr)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
+        try cli.start(store, arguments, stdout: stdout, stderr: stderr)
     }
 
     func testOneRoundPrintsOneLineAndTheOtherStoreGetsTheTasks() throws {
