@@ -17,11 +17,15 @@ class SyncTestCase: XCTestCase {
             Self.serversLock.lock()
             defer { Self.serversLock.unlock() }
             if let server = Self.servers[name] { return server }
-            let server = try TestPostgres.start()
+            let server = try TestPostgres.start(ssl: try Self.serverCertificate())
             Self.servers[name] = server
             return server
         }
     }
+
+    /// The certificate and key the class's server offers TLS with; nil (no TLS) unless a
+    /// class overrides it.
+    class func serverCertificate() throws -> (certificate: URL, key: URL)? { nil }
 
     override class func tearDown() {
         serversLock.lock()
