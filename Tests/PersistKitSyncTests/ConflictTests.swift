@@ -147,15 +147,8 @@ final class ConflictTests: SyncTestCase {
     func testUniquenessCollisionsMergeIntoOneObject() async throws {
         let a = try makeContainer("a"), b = try makeContainer("b")
         let engineA = try engine(a), engineB = try engine(b)
-        for (container, title) in [(a, "from A"), (b, "from B")] {
-            let context = container.newContext()
-            let label = SLabel(context: context)
-            label.name = "urgent"
-            let note = SNote(context: context)
-            note.title = title
-            note.labels = [label]
-            try context.save()
-        }
+        try saveLabelledNote(in: a, label: "urgent", title: "from A")
+        try saveLabelledNote(in: b, label: "urgent", title: "from B")
         try await engineA.sync()
         try await engineB.sync()
         try await engineA.sync()
@@ -188,15 +181,8 @@ final class ConflictTests: SyncTestCase {
             let a = try makeContainer("a-" + space), b = try makeContainer("b-" + space)
             let configure: (inout SyncConfiguration) -> Void = { if ignoringCase { $0.uniqueAttributesIgnoringCase = ["SLabel": ["name"]] } }
             let engineA = try engine(a, space: space, configure: configure), engineB = try engine(b, space: space, configure: configure)
-            for (container, name, title) in [(a, "Urgent", "from A"), (b, "urgent", "from B")] {
-                let context = container.newContext()
-                let label = SLabel(context: context)
-                label.name = name
-                let note = SNote(context: context)
-                note.title = title
-                note.labels = [label]
-                try context.save()
-            }
+            try saveLabelledNote(in: a, label: "Urgent", title: "from A")
+            try saveLabelledNote(in: b, label: "urgent", title: "from B")
             try await engineA.sync()
             try await engineB.sync()
             try await engineA.sync()
@@ -212,6 +198,17 @@ final class ConflictTests: SyncTestCase {
             }
             try XCTAssertEqual(GraphSnapshot.of(a), GraphSnapshot.of(b))
         }
+    }
+
+    /// Saves a new label named `label` holding a new note titled `title`.
+    private func saveLabelledNote(in container: PersistentContainer, label name: String, title: String) throws {
+        let context = container.newContext()
+        let label = SLabel(context: context)
+        label.name = name
+        let note = SNote(context: context)
+        note.title = title
+        note.labels = [label]
+        try context.save()
     }
 
     func testAToManyEditedOnBothSidesKeepsBothSidesLinks() async throws {
