@@ -31,11 +31,7 @@ final class TasksSyncMergeTests: SyncTestCase {
             XCTAssertTrue(limits.replacingOccurrences(of: " ", with: "").contains("\"high\":2"),
                           "the limits set on A, not B's defaults, on \(store): \(limits)")
         }
-        // The same list, but for the task numbers (each store's own keys).
-        func list(_ store: String) throws -> String {
-            try cli.run(store, ["list"]).out.replacingOccurrences(of: #"#\d+ "#, with: "#N ", options: .regularExpression)
-        }
-        XCTAssertEqual(try list("a"), try list("b"))
+        XCTAssertEqual(try cli.listWithoutNumbers("a"), try cli.listWithoutNumbers("b"))
         let days = try cli.storeCount("a", "SELECT count(*) FROM Day"), daysB = try cli.storeCount("b", "SELECT count(*) FROM Day")
         XCTAssertEqual([days, daysB], [1, 1], "one Day for the calendar day on each store")
         XCTAssertEqual(try cli.storeCount("b", "SELECT count(*) FROM StoreInfo"), 1, "one store record")

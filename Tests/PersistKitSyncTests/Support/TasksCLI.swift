@@ -46,6 +46,13 @@ struct TasksCLI {
         return process
     }
 
+    /// `tasks list` of the store `store` with the task numbers (each store's own keys) as `#N`,
+    /// its lines sorted: two stores holding the same tasks print the same.
+    func listWithoutNumbers(_ store: String) throws -> String {
+        try run(store, ["list"]).out.replacingOccurrences(of: #"#\d+ "#, with: "#N ", options: .regularExpression)
+            .split(separator: "\n").sorted().joined(separator: "\n")
+    }
+
     /// The arrays of a JSON object printed by a command, by key.
     func json(_ text: String) throws -> [String: [Any]] {
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
