@@ -127,6 +127,11 @@ actor SyncRunner {
     }
 
     func round() async throws -> SyncReport {
+        if let stored = schema.externallyStoredAttribute {
+            throw SyncFailure.error("\(stored.entity).\(stored.attribute) keeps large values in files beside the store (.externalStorage), "
+                                    + "which PersistKitSync does not sync: exclude \(stored.entity) (SyncConfiguration.excludedEntities)",
+                                    server: server.displayName, space: space)
+        }
         let lock = try await SyncLock.acquire(for: container.storeDescription.url)
         defer { lock.release() }
         do {

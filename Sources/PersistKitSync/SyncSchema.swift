@@ -82,6 +82,16 @@ struct SyncSchema: Sendable {
         self.order = order
     }
 
+    /// The first synced attribute (in the model's order) whose large values the store keeps in
+    /// files (`.externalStorage`): its column holds the file's name, not the bytes, so it
+    /// cannot sync as a key.
+    var externallyStoredAttribute: (entity: String, attribute: String)? {
+        for name in order {
+            if let attribute = entities[name]?.attributes.first(where: \.allowsExternalStorage) { return (name, attribute.name) }
+        }
+        return nil
+    }
+
     /// The link of a to-many of `entity` named `relationship`, on either side of its join table.
     func link(of entity: String, named relationship: String) -> (link: Link, isOwner: Bool)? {
         if let owned = entities[entity]?.links.first(where: { $0.relationship == relationship }) { return (owned, true) }

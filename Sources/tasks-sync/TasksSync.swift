@@ -67,9 +67,10 @@ struct TasksSync: AsyncParsableCommand {
         // A store that starts by syncing gets no example tasks: they would sync everywhere.
         let tasks = try TaskStore(url: URL(fileURLWithPath: self.store), stagesSampleData: false)
         var configuration = SyncConfiguration()
-        // Reminders already shown are this machine's business. The store's record syncs: it
-        // keeps the daily limits (its one row per store merges into one per space).
-        configuration.excludedEntities = ["ReminderNotice"]
+        // Reminders already shown are this machine's business; attachments keep their bytes in
+        // files, which sync does not carry (they stay on the store that has them). The store's
+        // record syncs: it keeps the daily limits (its one row per store merges into one per space).
+        configuration.excludedEntities = ["ReminderNotice", "Attachment"]
         // TaskStore finds projects and tags without regard to case: so do the merges.
         configuration.uniqueAttributesIgnoringCase = ["Tag": ["name"], "Project": ["name"]]
         let engine = SyncEngine(container: tasks.container, server: syncServer, space: space, configuration: configuration)

@@ -77,4 +77,26 @@ final class PushPullTests: SyncTestCase {
         let log = try postgres.psql("SELECT count(*) FROM persistkit_sync.changes", database: database)
         XCTAssertEqual(log, "1", "one object, pushed once")
     }
+
+    /// An attribute whose large values live in files cannot sync as a key: the round says so,
+    /// naming it, and sends nothing; excluded, the rest syncs.
+    func testAnEntityWithValuesInFilesIsRefusedUntilExcluded() async throws {
+        let model = try ManagedObjectModel(entities: [SNote.self, SFolder.self, SLabel.self, SBlob.self])
+        let a = try makeContainer("a", model: model)
+        let context = a.newContext()
+        let blob = SBlob(context: context)
+        blob.name = "large"
+        blob.bytes = Data(repeating: 7, count: 200_000)
+        SNote(context: context).title = "beside it"
+        try context.save()
+        do {
+            try await engine(a).sync()
+            XCTFail("an externally stored attribute synced")
+        } catch let error as PersistError {
+            XCTAssertEqual(error.code, .sync)
+            XCTAssertTrue(error.message.contains("SBlob.bytes") && error.message.contains("exclude SBlob"), error.message)
+        }
+        let sent = try await engine(a) { $0.excludedEntities = ["SBlob"] }.sync().sent
+        XCTAssertEqual(sent, 1, "the note, not the blob")
+    }
 }

@@ -31,6 +31,12 @@ final class SLocal: ManagedObject {
     @Attribute var value = 0
 }
 
+/// Keeps large values in files beside the store (not synced: a round refuses it unless excluded).
+final class SBlob: ManagedObject {
+    @Attribute var name = ""
+    @Attribute(.externalStorage) var bytes = Data()
+}
+
 enum SyncModel {
     static func make(version: Int = 1) throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [SNote.self, SFolder.self, SLabel.self, SLocal.self], version: version)
