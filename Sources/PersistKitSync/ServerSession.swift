@@ -152,12 +152,29 @@ final class ServerSession: @unchecked Sendable {
 
     // MARK: Schema
 
-    /// Creates or updates the schema, one installer at a time (an advisory lock).
+    /// Creates or updates the schema, one installer at a time (an advisory lock). An installer
+    /// that waited for another finds the schema current and runs no statement: its DDL would
+    /// lock the tables against the pushes already under way (and deadlock with them).
     func install() async throws {
         try await transaction { session in
             try await session.execute("SELECT pg_advisory_xact_lock(hashtext($1))", binds("persistkit_sync install " + schema.name))
+            if try await session.installedVersion() == ServerSchema.version { return }
             for statement in schema.installStatements { try await session.execute(statement) }
         }
+    }
+
+    /// The version of the installed schema; nil when there is none.
+    private func installedVersion() async throws -> Int? {
+        let found: [(String)]
+        do {
+            try await execute("SAVEPOINT schema_version")
+            found = try await rows("SELECT value FROM \(schema.table("info")) WHERE key = 'schemaVersion'", as: (String).self)
+            try await execute("RELEASE SAVEPOINT schema_version")
+        } catch where SyncFailure.sqlState(of: error) == "42P01" || SyncFailure.sqlState(of: error) == "3F000" {
+            try await execute("ROLLBACK TO SAVEPOINT schema_version")
+            return nil
+        }
+        return found.first.flatMap { Int($0) } ?? 0
     }
 
     /// Checks the schema is there and current; installs or migrates it when this role may.
@@ -219,7 +236,9 @@ final class ServerSession: @unchecked Sendable {
             found = try await rows(query, binds(space), as: (Int64, Int, String, String).self).first
         }
         guard let (sequence, version, hash, storedPolicy) = found else {
-            throw SyncFailure.error("The space '\(space)' could not be opened", server: server.displayName, space: space)
+            // It exists (another client made it), and row-level security hides it from this role.
+            throw SyncFailure.error("Role \(server.connection.username) is not a member of the space '\(space)'",
+                                    server: server.displayName, space: space)
         }
         guard storedPolicy == policy.rawValue else {
             throw SyncFailure.error("The space '\(space)' resolves deletes by \(storedPolicy), this engine by \(policy.rawValue): "
@@ -248,8 +267,10 @@ final class ServerSession: @unchecked Sendable {
                      deletePolicy: storedPolicy)
     }
 
-    /// Makes a space whose first member is the connected role; refused (as not a member) when
-    /// another client made it in the meantime or it exists with other members.
+    /// Makes a space whose first member is the connected role. When another client made it in
+    /// the meantime (the insert waited for its commit), nothing is made: the caller reads the
+    /// space again, which it sees if this role is a member (the same role syncing several
+    /// stores at once) and does not see otherwise. A role row-level security refuses is not a member.
     private func createSpace(_ space: String, model: ManagedObjectModel, policy: SyncConfiguration.DeletePolicy) async throws {
         do {
             try await execute("SAVEPOINT create_space")
@@ -258,7 +279,9 @@ final class ServerSession: @unchecked Sendable {
                               binds(space, model.version, model.versionHash, String(decoding: model.document, as: UTF8.self), policy.rawValue))
             try await execute("INSERT INTO \(schema.table("members")) (space, role) VALUES ($1, current_user)", binds(space))
             try await execute("RELEASE SAVEPOINT create_space")
-        } catch where SyncFailure.sqlState(of: error) == "23505" || SyncFailure.sqlState(of: error) == "42501" {
+        } catch where SyncFailure.sqlState(of: error) == "23505" {
+            try await execute("ROLLBACK TO SAVEPOINT create_space")
+        } catch where SyncFailure.sqlState(of: error) == "42501" {
             try? await execute("ROLLBACK TO SAVEPOINT create_space")
             throw SyncFailure.error("Role \(server.connection.username) is not a member of the space '\(space)'",
                                     server: server.displayName, space: space)

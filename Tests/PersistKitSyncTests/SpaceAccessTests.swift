@@ -113,4 +113,22 @@ final class SpaceAccessTests: SyncTestCase {
         try await engine(other).sync()
         XCTAssertEqual(try other.newContext().fetch(FetchRequest<SNote>()).map(\.title), ["written offline"])
     }
+
+    /// Several stores of one role syncing a new space at once: one makes it, the others find
+    /// it (they waited for its commit), and none is told it is not a member.
+    func testStoresOfOneRoleMakingTheSameNewSpaceAtOnceAllSync() async throws {
+        let stores = try (0..<8).map { index in try makeContainer("store\(index)") }
+        for (index, store) in stores.enumerated() {
+            let context = store.newContext()
+            SNote(context: context).title = "from store \(index)"
+            try context.save()
+        }
+        let engines = try stores.map { try engine($0, space: "new") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for engine in engines { group.addTask { try await engine.sync() } }
+            try await group.waitForAll()
+        }
+        for engine in engines { try await engine.sync() }
+        for store in stores { XCTAssertEqual(try store.newContext().count(for: FetchRequest<SNote>()), 8) }
+    }
 }
