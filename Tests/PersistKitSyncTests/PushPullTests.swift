@@ -99,4 +99,13 @@ final class PushPullTests: SyncTestCase {
         let sent = try await engine(a) { $0.excludedEntities = ["SBlob"] }.sync().sent
         XCTAssertEqual(sent, 1, "the note, not the blob")
     }
+
+    /// README's "Syncing stores" example, compiled here (not run: its server is the reader's).
+    private func readmeExample(_ container: PersistentContainer) async throws -> SyncReport {
+        let server = try SyncServer(url: "postgres://alice@db.example.com/tasks?sslmode=require")
+        let engine = SyncEngine(container: container, server: server, space: "alice")
+        let report = try await engine.sync()          // one round: report.sent, .received, .conflictsResolved
+        engine.start()                                // or keep syncing, woken by saves and by the server
+        return report
+    }
 }
