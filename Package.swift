@@ -27,11 +27,19 @@ let package = Package(
         .target(
             name: "PersistKitText"
         ),
+        // The collections at the bottom, beside the text layer: the Int64-keyed hash table the
+        // identity map, the pending notice and the results controller share. Not a product.
+        // Its API is `public` and `@inlinable`, so PersistKit gets it specialized: Swift 6.3
+        // does not inline a `package` declaration's body into another module.
+        .target(
+            name: "PersistKitCollections"
+        ),
         .target(
             name: "PersistKit",
             dependencies: [
                 "CSQLite",
                 "PersistKitText",
+                "PersistKitCollections",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -66,6 +74,10 @@ let package = Package(
             name: "PersistKitTestSupport",
             dependencies: ["PersistKit"],
             path: "Tests/PersistKitTestSupport"
+        ),
+        .testTarget(
+            name: "PersistKitCollectionsTests",
+            dependencies: ["PersistKitCollections", "PersistKitTestSupport"]
         ),
         .testTarget(
             name: "PersistKitTests",

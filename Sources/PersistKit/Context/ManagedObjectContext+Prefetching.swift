@@ -1,3 +1,5 @@
+import PersistKitCollections
+
 /// Prefetching (`FetchRequest.relationshipKeyPathsForPrefetching`): after a fetch, each named
 /// relationship is loaded for all the fetched objects at once, one query per key path segment
 /// whatever the number of objects, and left where a first read would leave it (a to-one's
@@ -124,7 +126,7 @@ extension ManagedObjectContext {
                                collectingTargets: Bool) throws -> [ManagedObject] {
         let held = entityObjects(destination)
         var missing: [Int64] = []
-        var seen = KeySet()
+        var seen = Int64HashSet()
         var previous: Int64 = 0
         for object in objects {
             // A valid cache's object is alive, so registered: only unregistered keys are read.

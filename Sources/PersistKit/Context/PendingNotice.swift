@@ -2,7 +2,7 @@
 /// ``ManagedObjectContext/processPendingChanges()`` reports, as one ``ContextChanges``.
 ///
 /// An object is reported once per notice: an insertion or deletion covers its updates.
-struct PendingNotice {
+struct PendingNotice: ~Copyable {
     /// A saved object whose values changed, with the slots that did.
     struct Update {
         let object: ManagedObject

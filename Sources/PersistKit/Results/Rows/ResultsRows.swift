@@ -12,8 +12,10 @@ final class ResultsRows {
     /// Each placed row, by its held object and (keyed rows) by saved key: how a changed object
     /// is found again. Built on the first change, not by the fetch: a controller whose results
     /// never change never pays for it.
-    private var placedIndex: ResultsPlacedIndex?
+    private var placedIndex = ResultsPlacedIndex()
     private var placedKeyIndex = ResultsPlacedIndex()
+    /// Whether `placedIndex` (and, for keyed rows, `placedKeyIndex`) holds every row.
+    private var indexesBuilt = false
     /// Section key values and the flat index each section starts at.
     private(set) var sectionKeys: [SQLValue] = []
     private(set) var sectionStarts: [Int] = []
@@ -33,7 +35,8 @@ final class ResultsRows {
 
     /// Builds the indexes from the rows as they are, if they are not built.
     private func buildIndexes() {
-        guard placedIndex == nil else { return }
+        guard !indexesBuilt else { return }
+        indexesBuilt = true
         let all = rows.array   // the fetched rows themselves: the index is built before any change
         guard keyed else {
             placedIndex = ResultsPlacedIndex(all, capacity: all.count) { $0.held.map(ResultsPlacedIndex.key) }
@@ -48,17 +51,17 @@ final class ResultsRows {
     }
 
     private func index(_ entry: ResultsEntry) {
-        if let held = entry.held { placedIndex?[ResultsPlacedIndex.key(held)] = entry } else { placedKeyIndex[UInt64(bitPattern: entry.savedKey)] = entry }
+        if let held = entry.held { if indexesBuilt { placedIndex[ResultsPlacedIndex.key(held)] = entry } } else { placedKeyIndex[UInt64(bitPattern: entry.savedKey)] = entry }
     }
 
     private func unindex(_ entry: ResultsEntry) {
-        if let held = entry.held { placedIndex?[ResultsPlacedIndex.key(held)] = nil } else { placedKeyIndex[UInt64(bitPattern: entry.savedKey)] = nil }
+        if let held = entry.held { if indexesBuilt { placedIndex[ResultsPlacedIndex.key(held)] = nil } } else { placedKeyIndex[UInt64(bitPattern: entry.savedKey)] = nil }
     }
 
     /// The row an object is placed in: by the object itself, or (keyed rows) by its key.
     func entry(for object: ManagedObject) -> ResultsEntry? {
         buildIndexes()
-        if let entry = placedIndex?[ResultsPlacedIndex.key(object)] { return entry }
+        if let entry = placedIndex[ResultsPlacedIndex.key(object)] { return entry }
         guard keyed, !object.tiebreakIsTemporary else { return nil }
         return placedKeyIndex[UInt64(bitPattern: object.tiebreakKey)]
     }
@@ -92,8 +95,9 @@ final class ResultsRows {
     /// Replaces every row with rows already made (a keyed fetch's).
     func reset(entries: [ResultsEntry]) {
         rows = ResultsRowStore(entries, maxChunk: maxChunk)
-        placedIndex = nil
+        placedIndex = ResultsPlacedIndex()
         placedKeyIndex = ResultsPlacedIndex()
+        indexesBuilt = false
         rebuildSections(affectedKeys: nil)
     }
 
@@ -293,14 +297,14 @@ final class ResultsRows {
             defer { previous = row }
             let name = row.held.map { "\($0)" } ?? "row with key \(row.savedKey)"
             guard seen.insert(ObjectIdentifier(row)).inserted else { return "row \(index) is there twice: \(name)" }
-            let placed = row.held.map { placedIndex?[ResultsPlacedIndex.key($0)] } ?? placedKeyIndex[UInt64(bitPattern: row.savedKey)]
+            let placed = row.held.map { placedIndex[ResultsPlacedIndex.key($0)] } ?? placedKeyIndex[UInt64(bitPattern: row.savedKey)]
             guard let placed else { return "row \(index) is not placed: \(name)" }
             if placed !== row { return "row \(index) is not the entry its object is placed under: \(name)" }
             if let previous, ResultsEntry.compare(previous, row, sorts: sorts) >= 0 {
                 return "rows \(index - 1) and \(index) are out of order: \(name)"
             }
         }
-        let placed = (placedIndex?.count ?? 0) + placedKeyIndex.count
+        let placed = placedIndex.count + placedKeyIndex.count
         if placed != rows.count { return "\(placed) placed, \(rows.count) rows" }
         return nil
     }
