@@ -1,0 +1,33 @@
+extension ManagedObjectContext {
+    /// This context's identity in the store's change log.
+    var contextIdentity: Int { Int(bitPattern: UInt(bitPattern: ObjectIdentifier(self))) }
+
+    /// Merges what other contexts (and processes) saved, then hands observers one notice of
+    /// everything that changed since the last one. Save and fetch run it first.
+    ///
+    /// Called from inside an observer it does nothing: changes made there are delivered by the
+    /// next call, never as a nested or torn notice.
+    ///
+    /// ```swift
+    /// let token = context.addObserver { changes in print(changes.updated.count, "updated") }
+    /// task.isComplete = true
+    /// context.processPendingChanges()   // the observer hears of the change now, not at the next save
+    /// ```
+    public func processPendingChanges() {
+        guard !isProcessingChanges else { return }
+        if automaticallyMergesChanges { mergeChangesFromStore() }
+        if !pendingNotice.partners.isEmpty { queueChangedPartners() }
+        guard !pendingNotice.isEmpty else { return }
+        guard !observers.isEmpty else {
+            // Nobody to tell: forget the queue without building a notice.
+            pendingNotice.discard()
+            return
+        }
+        let notice = pendingNotice.take()
+        isProcessingChanges = true
+        defer { isProcessingChanges = false }
+        for id in observers.keys.sorted() {
+            observers[id]?(notice)
+        }
+    }
+}
