@@ -90,7 +90,7 @@ final class FetchedResultsControllerReplayOracleTests: XCTestCase {
                     if let target { target.due = Bool.random(using: &rng) ? nil : day(Int.random(in: 0..<10, using: &rng)); log.append("due \(target.name)") }
                 case 3:
                     if let target {
-                        let flags = "ins\(target.isInserted ? 1 : 0)u\(target.insertUnprocessed ? 1 : 0)d\(target.isDeleted ? 1 : 0)c\(target.committedStorage == nil ? 0 : 1)x\(target.managedObjectContext === context ? 1 : 0)ch\(context.changed[ObjectIdentifier(target)] != nil ? 1 : 0)"
+                        let flags = "ins\(target.isInserted ? 1 : 0)u\(target.insertUnprocessed ? 1 : 0)d\(target.isDeleted ? 1 : 0)c\(target.committedStorage == nil ? 0 : 1)x\(target.managedObjectContext === context ? 1 : 0)ch\(context.changeTracker.changed[ObjectIdentifier(target)] != nil ? 1 : 0)"
                         target.isComplete.toggle(); log.append("toggle \(target.name) [\(flags)]")
                     }
                 case 4:

@@ -45,7 +45,7 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
         self.keys = keys
         self.pending = pending
         self.batchSize = Swift.max(1, batchSize)
-        resetCount = context.resetCount
+        resetCount = context.mergeCursor.resetCount
     }
 
     /// The first position, 0.
@@ -63,10 +63,10 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
 
     /// The objects of batch `batch` (positions `batch * batchSize` on), made if not held.
     fileprivate func objects(inBatch batch: Int) -> [ManagedObject] {
-        if resetCount != context.resetCount {
+        if resetCount != context.mergeCursor.resetCount {
             // The context was reset: the batches held are no longer its objects.
             recent.removeAll()
-            resetCount = context.resetCount
+            resetCount = context.mergeCursor.resetCount
         }
         for cached in recent where cached.batch == batch { return cached.objects }
         let range = (batch * batchSize)..<Swift.min(keys.count, (batch + 1) * batchSize)
@@ -116,10 +116,10 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
         public mutating func next() -> Result? {
             guard position < end else { return nil }
             defer { position += 1 }
-            if position - batchStart >= batch.count || resetCount != results.context.resetCount {
+            if position - batchStart >= batch.count || resetCount != results.context.mergeCursor.resetCount {
                 let index = position / results.batchSize
                 batchStart = index * results.batchSize
-                resetCount = results.context.resetCount
+                resetCount = results.context.mergeCursor.resetCount
                 batch = results.objects(inBatch: index)
             }
             return unsafeDowncast(batch[position - batchStart], to: Result.self)

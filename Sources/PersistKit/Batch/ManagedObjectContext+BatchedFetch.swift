@@ -69,7 +69,7 @@ extension ManagedObjectContext {
     /// one registry lookup per batch instead of one per object.
     func letGo(_ batch: consuming [ManagedObject], of entity: EntityDescription) {
         var batch = batch
-        guard let registry = registered[ObjectIdentifier(entity)] else { return }
+        guard let registry = registry.held(entity) else { return }
         for index in batch.indices {
             // Its `deinit` runs when `batch` goes, below.
             letGo(&batch[index], from: registry)
@@ -148,7 +148,7 @@ extension ManagedObjectContext {
                         entity: EntityDescription) throws {
         try fill(&object.storage)
         object.version = version
-        object.readAtMerge = mergeCount
+        object.readAtMerge = mergeCursor.mergeCount
         object.objectID = savedObjectID(entity, key: key)
         object.leftUnregistered = false
     }

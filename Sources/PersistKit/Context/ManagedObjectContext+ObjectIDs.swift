@@ -3,7 +3,7 @@ extension ManagedObjectContext {
     /// by name, which takes the process-wide registry's lock.
     @inline(__always)
     func objectIDScope(of entity: EntityDescription) -> ObjectID.Scope {
-        objectIDScopes.scope(of: entity, storeIdentifier: store.identifier)
+        registry.scope(of: entity, storeIdentifier: store.identifier)
     }
 
     /// The ID of `entity`'s saved row `key` in this context's store.
@@ -17,7 +17,7 @@ extension ManagedObjectContext {
     ///
     /// - Throws: `.objectNotFound` when the model has no such entity or the ID is another store's.
     func entity(of objectID: ObjectID) throws -> EntityDescription {
-        if let entity = objectIDScopes.entity(in: objectID.scope) { return entity }
+        if let entity = registry.entity(in: objectID.scope) { return entity }
         let names = objectID.scope.names
         guard let entity = model.entity(named: names.entityName) else {
             throw PersistError(.objectNotFound, "The model has no entity \(names.entityName)", objectIDs: [objectID])
@@ -25,7 +25,7 @@ extension ManagedObjectContext {
         guard names.storeIdentifier == store.identifier else {
             throw PersistError(.objectNotFound, "The object belongs to another store", entity: entity.name, objectIDs: [objectID])
         }
-        objectIDScopes.remember(entity, for: objectID.scope)
+        registry.remember(entity, for: objectID.scope)
         return entity
     }
 }

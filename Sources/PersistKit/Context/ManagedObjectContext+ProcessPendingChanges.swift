@@ -14,7 +14,7 @@ extension ManagedObjectContext {
     /// context.processPendingChanges()   // the observer hears of the change now, not at the next save
     /// ```
     public func processPendingChanges() {
-        guard !isProcessingChanges else { return }
+        guard !observers.isDelivering else { return }
         if automaticallyMergesChanges { mergeChangesFromStore() }
         if !pendingNotice.partners.isEmpty { queueChangedPartners() }
         guard !pendingNotice.isEmpty else { return }
@@ -24,10 +24,10 @@ extension ManagedObjectContext {
             return
         }
         let notice = pendingNotice.take()
-        isProcessingChanges = true
-        defer { isProcessingChanges = false }
-        for id in observers.keys.sorted() {
-            observers[id]?(notice)
+        observers.setDelivering(true)
+        defer { observers.setDelivering(false) }
+        for id in observers.ids {
+            observers.observer(id)?(notice)
         }
     }
 }

@@ -12,7 +12,6 @@ extension ManagedObjectContext {
     /// ```
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.managedObjectContext === self, !object.insertedFlag else { return }
-        let id = ObjectIdentifier(object)
         let local = object.committedStorage.map { committed in
             committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) }.map { ($0, object.storage[$0]) }
         } ?? []
@@ -27,7 +26,7 @@ extension ManagedObjectContext {
             related.toOne.removeAll()
             related.toMany = related.toMany.filter { $0.value.committed != nil }
         }
-        graphGeneration &+= 1
+        graph.advance()
         if mergeChanges && !local.isEmpty {
             refreshKeeping(local, of: object)
             return
@@ -35,14 +34,14 @@ extension ManagedObjectContext {
         if !mergeChanges, let committed = object.committedStorage {
             noteRefreshed(object, newStorage: committed)
             object.committedStorage = nil
-            changed[id] = nil
+            changeTracker.forgetChange(object)
         }
         object.committedStorage = nil
-        changed[id] = nil
+        changeTracker.forgetChange(object)
         object.version = -1   // forces the read below to replace the values
         let found = (try? readObjects(entity: object.entity, keys: [object.objectID.key])) ?? []
         if found.isEmpty {
-            registered[ObjectIdentifier(object.entity)]?.byKey[object.objectID.key] = nil
+            registry.held(object.entity)?.byKey[object.objectID.key] = nil
             markDeletedElsewhere(object)
             return
         }
@@ -59,8 +58,8 @@ extension ManagedObjectContext {
         try? store.read(object.entity, keys: [object.objectID.key]) { _, version, decode in row = (version, try decode()) }
         guard let row else {
             object.committedStorage = nil
-            changed[ObjectIdentifier(object)] = nil
-            registered[ObjectIdentifier(object.entity)]?.byKey[object.objectID.key] = nil
+            changeTracker.forgetChange(object)
+            registry.held(object.entity)?.byKey[object.objectID.key] = nil
             markDeletedElsewhere(object)
             return
         }
@@ -68,8 +67,8 @@ extension ManagedObjectContext {
         for (slot, value) in local { merged[slot] = value }
         noteRefreshed(object, newStorage: merged)
         object.committedStorage = row.storage
-        changed[ObjectIdentifier(object)] = object
+        changeTracker.keepChanged(object)
         object.version = row.version
-        graphGeneration &+= 1
+        graph.advance()
     }
 }

@@ -7,21 +7,19 @@ extension ManagedObjectContext {
     /// let tasks = try context.fetch(FetchRequest<TaskItem>())   // new instances, read from the store
     /// ```
     public func reset() {
-        resetCount &+= 1
-        for objects in registered.values {
+        mergeCursor.noteReset()
+        for objects in registry.allHeld {
             for object in objects.byKey.values { object.managedObjectContext = nil }
         }
-        for object in insertedOrder { object.managedObjectContext = nil }
-        registered.removeAll()
-        insertedOrder.removeAll()
-        insertedCount = 0
-        insertedByTemporaryKey.removeAll()
-        graphGeneration &+= 1
-        changed.removeAll()
-        deleted.removeAll()
+        for object in registry.insertedOrder { object.managedObjectContext = nil }
+        registry.forgetSaved()
+        registry.forgetInserts()
+        graph.advance()
+        changeTracker.forgetChanges()
+        changeTracker.forgetDeletions()
         pendingNotice.discard()
         pendingNotice.invalidatedAll = true
-        lastMergedSequence = store.currentSequence
+        mergeCursor.skip(through: store.currentSequence)
         processPendingChanges()
     }
 }

@@ -16,27 +16,24 @@ extension ManagedObjectContext {
             if !pendingNotice.cancelInsert(object) { pendingNotice.queueDelete(object) }
             pendingNotice.cancelUpdate(object)
         }
-        insertedOrder.removeAll()
-        insertedCount = 0
-        insertedByTemporaryKey.removeAll()
-        graphGeneration &+= 1
+        registry.forgetInserts()
+        graph.advance()
         var rolledBackLists: [(object: ManagedObject, lists: [Int: [Int64]])] = []
         // Where the objects' to-ones pointed, and the deleted objects that return: the lists of
         // the objects they leave or join change too.
-        let targetsBefore = model.hasRelationships ? changed.values.compactMap(toManyTargets) : []
-        let restored = model.hasRelationships ? Array(deleted.values) : []
-        for object in changed.values {
+        let targetsBefore = model.hasRelationships ? changeTracker.changed.values.compactMap(toManyTargets) : []
+        let restored = model.hasRelationships ? Array(changeTracker.deleted.values) : []
+        for object in changeTracker.changed.values {
             if let related = object.related {
                 let lists = rollBackRelationships(of: object, related)
                 if !lists.isEmpty { rolledBackLists.append((object, lists)) }
             }
             guard let committed = object.committedStorage else { continue }
-            let id = ObjectIdentifier(object)
             let slots = SlotSet(committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) })
             object.storage = committed
             object.committedStorage = nil
             object.encodingProblems = nil
-            if object.deletedFlag && deleted[id] == nil {
+            if object.deletedFlag && !changeTracker.isPendingDeletion(object) {
                 object.managedObjectContext = nil   // deleted elsewhere: nothing to return to
                 continue
             }
@@ -47,23 +44,23 @@ extension ManagedObjectContext {
         // Another context may have saved newer values while these had local changes: read the
         // reverted objects again, so they show what the store holds now.
         var reverted: [ObjectIdentifier: (EntityDescription, Set<Int64>)] = [:]
-        for object in changed.values where !object.deletedFlag || deleted[ObjectIdentifier(object)] != nil {
+        for object in changeTracker.changed.values where !object.deletedFlag || changeTracker.isPendingDeletion(object) {
             reverted[ObjectIdentifier(object.entity), default: (object.entity, [])].1.insert(object.objectID.key)
         }
-        changed.removeAll()
-        for object in deleted.values {
+        changeTracker.forgetChanges()
+        for object in changeTracker.deleted.values {
             object.deletedFlag = false
             if !pendingNotice.cancelDelete(object) { pendingNotice.queueInsert(object) }
             reverted[ObjectIdentifier(object.entity), default: (object.entity, [])].1.insert(object.objectID.key)
         }
-        deleted.removeAll()
+        changeTracker.forgetDeletions()
         for (entity, keys) in reverted.values {
-            for key in keys { registered[ObjectIdentifier(entity)]?.byKey[key]?.version = -1 }
+            for key in keys { registry.object(of: entity, key: key)?.version = -1 }
             let found = (try? readObjects(entity: entity, keys: keys.sorted())) ?? []
             // Gone from the store meanwhile: deleted elsewhere.
             let present = Set(found.map(\.objectID.key))
             for key in keys where !present.contains(key) {
-                if let object = registered[ObjectIdentifier(entity)]?.byKey.removeValue(forKey: key) {
+                if let object = registry.held(entity)?.byKey.removeValue(forKey: key) {
                     pendingNotice.cancelInsert(object)
                     markDeletedElsewhere(object)
                 }

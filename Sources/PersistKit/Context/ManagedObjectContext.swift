@@ -64,42 +64,20 @@ public final class ManagedObjectContext {
     /// ``logger`` resolved once: nil when nothing would be logged.
     var logSink: LogSink?
 
-    /// Saved objects known to this context, by entity and primary key: one instance per object.
-    @exclusivity(unchecked) var registered: [ObjectIdentifier: EntityObjects] = [:]
-    /// Inserted objects in insertion order; an entry whose `insertedFlag` is off was deleted.
-    @exclusivity(unchecked) var insertedOrder: [ManagedObject] = []
-    @exclusivity(unchecked) var insertedCount = 0
-    /// Saved objects with a snapshot of their committed values (changed since read).
-    @exclusivity(unchecked) var changed: [ObjectIdentifier: ManagedObject] = [:]
-    /// Saved objects deleted in this context, not yet saved.
-    @exclusivity(unchecked) var deleted: [ObjectIdentifier: ManagedObject] = [:]
+    /// The objects this context holds: saved ones by entity and key, unsaved inserts, ID scopes.
+    @exclusivity(unchecked) var registry = ObjectRegistry()
+    /// The saved objects changed or deleted and not yet saved.
+    @exclusivity(unchecked) var changeTracker = ChangeTracker()
 
-    /// Unsaved inserts by temporary key, for resolving references to them (models with
-    /// relationships only).
-    @exclusivity(unchecked) var insertedByTemporaryKey: [Int64: ManagedObject] = [:]
-    /// Bumped whenever a relationship may have changed: derived to-manys computed at an older
-    /// generation are computed again when read.
-    @exclusivity(unchecked) var graphGeneration = 0
-    /// Objects that may have unsaved changes to an owned to-many list (a superset: each is
-    /// checked when used), gathered at `generation` and added to as lists change within it,
-    /// so a derived list is computed without a pass over every pending object.
-    @exclusivity(unchecked) var listOwners: (generation: Int, objects: [ManagedObject]) = (-1, [])
-
-    /// The scopes of this context's object IDs, by entity (see ``objectIDScope(of:)``).
-    @exclusivity(unchecked) var objectIDScopes = ObjectIDScopes()
+    /// The graph's generation, for derived relationship lists, and the pending list owners.
+    @exclusivity(unchecked) var graph = GraphState()
 
     /// Changes not yet handed to observers.
     @exclusivity(unchecked) var pendingNotice = PendingNotice()
-    var isProcessingChanges = false
-
-    var observers: [Int: (ContextChanges) -> Void] = [:]
-    var nextObserverID = 0
-    var lastMergedSequence: Int
-    /// Counts merges from the store: an object read from a row records the count, so the next
-    /// merge knows which of its objects were read after the last one (see `mergeChangesFromStore`).
-    @exclusivity(unchecked) var mergeCount = 1
-    /// Counts `reset()`s: a batched fetch's held batches are detached by one, and read again.
-    @exclusivity(unchecked) var resetCount = 0
+    /// The observers, and whether a notice is being handed to them.
+    var observers = ContextObservers()
+    /// How far the store's change log is merged, and the merges and resets so far.
+    @exclusivity(unchecked) var mergeCursor: MergeCursor
     /// The entity `init(context:)` used last, for its class: a class inserts many objects in a row.
     private var lastInsertClass: ObjectIdentifier?
     private var lastInsertEntity: EntityDescription?
@@ -109,14 +87,9 @@ public final class ManagedObjectContext {
     init(store: SQLiteStore) {
         self.store = store
         model = store.model
-        lastMergedSequence = store.currentSequence
+        mergeCursor = MergeCursor(after: store.currentSequence)
         logger = store.logSettings.logger
         logSink = store.logSink
-    }
-
-    /// The objects of one entity a context holds, by primary key.
-    final class EntityObjects {
-        @exclusivity(unchecked) var byKey = IdentityMap()
     }
 
     // MARK: State
@@ -127,32 +100,32 @@ public final class ManagedObjectContext {
     /// if context.hasChanges { try context.save() }
     /// ```
     public var hasChanges: Bool {
-        if insertedCount > 0 || !deleted.isEmpty { return true }
-        return changed.values.contains { $0.isUpdated || ($0.deletedFlag && $0.isChangedSinceRead) || $0.encodingProblems?.isEmpty == false }
+        if registry.hasInserts || !changeTracker.deleted.isEmpty { return true }
+        return changeTracker.changed.values.contains { $0.isUpdated || ($0.deletedFlag && $0.isChangedSinceRead) || $0.encodingProblems?.isEmpty == false }
     }
 
     /// Objects inserted and not yet saved, in insertion order.
     public var insertedObjects: [ManagedObject] {
-        insertedOrder.filter(\.insertedFlag)
+        registry.insertedObjects
     }
 
     /// Saved objects whose values changed and are not yet saved.
     public var updatedObjects: [ManagedObject] {
-        changed.values.filter { $0.isUpdated }.sorted { $0.objectID.key < $1.objectID.key }
+        changeTracker.changed.values.filter { $0.isUpdated }.sorted { $0.objectID.key < $1.objectID.key }
     }
 
     /// Saved objects deleted and not yet saved.
     public var deletedObjects: [ManagedObject] {
-        deleted.values.sorted { $0.objectID.key < $1.objectID.key }
+        changeTracker.deleted.values.sorted { $0.objectID.key < $1.objectID.key }
     }
 
     /// Every object the context holds: saved ones it has read, and inserted ones.
     public var registeredObjects: [ManagedObject] {
-        registered.values.flatMap { $0.byKey.values } + insertedObjects
+        registry.allHeld.flatMap { $0.byKey.values } + insertedObjects
     }
 
     func isPendingDeletion(_ object: ManagedObject) -> Bool {
-        deleted[ObjectIdentifier(object)] != nil
+        changeTracker.isPendingDeletion(object)
     }
 
     // MARK: Insert and delete
@@ -172,9 +145,7 @@ public final class ManagedObjectContext {
         object.managedObjectContext = self
         object.insertedFlag = true
         object.deletedFlag = false
-        insertedOrder.append(object)
-        insertedCount += 1
-        if model.hasRelationships { insertedByTemporaryKey[key] = object }
+        registry.noteInsert(object, temporaryKey: model.hasRelationships ? key : nil)
         pendingNotice.queueInsert(object)
         object.awakeFromInsert()
     }
@@ -204,14 +175,12 @@ public final class ManagedObjectContext {
     }
 
     private func markDeleted(_ object: ManagedObject) {
-        let id = ObjectIdentifier(object)
         // Loaded lists holding it must look at their objects again (and derived ones recompute).
-        graphGeneration &+= 1
+        graph.advance()
         object.deletedFlag = true
         if object.insertedFlag {
             object.insertedFlag = false
-            insertedCount -= 1
-            insertedByTemporaryKey[object.objectID.key] = nil
+            registry.noteInsertDropped(temporaryKey: object.objectID.key)
             object.managedObjectContext = nil
             if !pendingNotice.cancelInsert(object) {
                 pendingNotice.queueDelete(object)
@@ -221,26 +190,22 @@ public final class ManagedObjectContext {
         }
         // A pending update stays queued: if the deletion is rolled back before observers hear
         // of it, they still need the change that came before it (a reported deletion hides it).
-        deleted[id] = object
+        changeTracker.noteDeleted(object)
         pendingNotice.queueDelete(object)
     }
 
     /// Called from a registered object's `deinit`: it leaves the identity map (which does not
     /// retain it). Must not retain the object.
     func objectWillDeallocate(_ object: ManagedObject) {
-        registered[ObjectIdentifier(object.entity)]?.byKey.remove(object.tiebreakKey, ifIdenticalTo: object)
+        registry.held(object.entity)?.byKey.remove(object.tiebreakKey, ifIdenticalTo: object)
     }
 
     /// Called by an object before one of its slots changes to a different value.
     func objectWillChange(_ object: ManagedObject, slot: Int) {
         // An unsaved insert not yet reported: its changes are part of the insertion.
         if object.insertedFlag && object.insertUnprocessed { return }
-        let id = ObjectIdentifier(object)
         // Saved objects (deleted ones too) keep what they had, to save or roll back the change.
-        if !object.insertedFlag && object.committedStorage == nil {
-            object.committedStorage = object.storage
-            changed[id] = object
-        }
+        changeTracker.noteWillChange(object)
         // Reported as inserted anyway (a rolled-back deletion): no separate update.
         if object.insertUnprocessed { return }
         pendingNotice.queueUpdate(object, slot: slot)
@@ -270,13 +235,13 @@ public final class ManagedObjectContext {
     public func existingObject(with objectID: ObjectID) throws -> ManagedObject {
         let entity = try entity(of: objectID)
         if objectID.isTemporary {
-            if let object = insertedOrder.first(where: { $0.insertedFlag && $0.objectID == objectID }) {
+            if let object = registry.insertedOrder.first(where: { $0.insertedFlag && $0.objectID == objectID }) {
                 return object
             }
             throw PersistError(.objectNotFound, "No unsaved object with this temporary ID in this context",
                                entity: entity.name, objectIDs: [objectID])
         }
-        if let object = registered[ObjectIdentifier(entity)]?.byKey[objectID.key] {
+        if let object = registry.object(of: entity, key: objectID.key) {
             return object   // pending deletions stay registered, reporting isDeleted
         }
         let objects = try readObjects(entity: entity, keys: [objectID.key])
@@ -304,12 +269,10 @@ public final class ManagedObjectContext {
         return entity
     }
 
+    /// The saved objects of `entity` this context holds (see ``ObjectRegistry``).
+    @inline(__always)
     func entityObjects(_ entity: EntityDescription) -> EntityObjects {
-        let key = ObjectIdentifier(entity)
-        if let objects = registered[key] { return objects }
-        let objects = EntityObjects()
-        registered[key] = objects
-        return objects
+        registry.objects(of: entity)
     }
 
     // MARK: Observing
@@ -323,11 +286,9 @@ public final class ManagedObjectContext {
     /// }
     /// ```
     public func addObserver(_ body: @escaping (ContextChanges) -> Void) -> ObservationToken {
-        let id = nextObserverID
-        nextObserverID += 1
-        observers[id] = body
+        let id = observers.add(body)
         return ObservationToken { [weak self] in
-            self?.observers[id] = nil
+            self?.observers.remove(id)
         }
     }
 }

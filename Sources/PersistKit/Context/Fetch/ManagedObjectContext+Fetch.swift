@@ -160,12 +160,12 @@ extension ManagedObjectContext {
 
     func pendingObjects(of entity: EntityDescription) -> PendingObjects {
         var inserted: [ManagedObject] = []
-        if insertedCount > 0 {
-            inserted = insertedOrder.filter { $0.insertedFlag && $0.entity === entity }
+        if registry.hasInserts {
+            inserted = registry.insertedOrder.filter { $0.insertedFlag && $0.entity === entity }
         }
         var changedOrDeleted: [ManagedObject] = []
-        for object in changed.values where object.entity === entity { changedOrDeleted.append(object) }
-        for object in deleted.values where object.entity === entity && object.committedStorage == nil {
+        for object in changeTracker.changed.values where object.entity === entity { changedOrDeleted.append(object) }
+        for object in changeTracker.deleted.values where object.entity === entity && object.committedStorage == nil {
             changedOrDeleted.append(object)
         }
         return PendingObjects(inserted: inserted, changedOrDeleted: changedOrDeleted)
@@ -222,7 +222,7 @@ extension ManagedObjectContext {
         let object = entity.objectClass.init(entity: entity, insertInto: nil)
         object.storage = try decode()
         object.version = version
-        object.readAtMerge = mergeCount
+        object.readAtMerge = mergeCursor.mergeCount
         object.objectID = savedObjectID(entity, key: key)
         object.managedObjectContext = self
         return object
@@ -236,7 +236,7 @@ extension ManagedObjectContext {
         let storage = try decode()
         if object.committedStorage != nil {
             object.committedStorage = nil
-            changed[ObjectIdentifier(object)] = nil
+            changeTracker.forgetChange(object)
         }
         noteRefreshed(object, newStorage: storage)
         object.version = version
@@ -259,9 +259,9 @@ extension ManagedObjectContext {
             // changed and changed back has none: kept, it would hide the store's list).
             related.toOne.removeAll()
             related.toMany = related.toMany.filter { $0.value.committed != nil && $0.value.committed != $0.value.references }
-            graphGeneration &+= 1
+            graph.advance()
         } else if !object.entity.relationships.isEmpty || model.hasRelationships {
-            graphGeneration &+= 1
+            graph.advance()
         }
     }
 }

@@ -61,7 +61,7 @@ extension ManagedObjectContext {
 
     /// The object this context holds for a saved row, if it holds one.
     func registeredObject(of entity: EntityDescription, key: Int64) -> ManagedObject? {
-        registered[ObjectIdentifier(entity)]?.byKey[key]
+        registry.object(of: entity, key: key)
     }
 
     /// A detached object for a row deleted elsewhere that this context never held: it reports

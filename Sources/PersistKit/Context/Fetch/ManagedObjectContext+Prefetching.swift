@@ -163,7 +163,7 @@ extension ManagedObjectContext {
     @inline(__always)
     private func localObject(_ reference: Int64, held: EntityObjects) -> ManagedObject? {
         if reference < 0 {
-            guard let object = insertedByTemporaryKey[-reference], object.insertedFlag else { return nil }
+            guard let object = registry.insertedObject(temporaryKey: -reference) else { return nil }
             return object
         }
         return held.byKey[reference]
@@ -177,7 +177,7 @@ extension ManagedObjectContext {
         let keys = objects.filter { $0.related?.toMany[index] == nil && !$0.tiebreakIsTemporary }.map(\.tiebreakKey)
         var byOwner: [Int64: [Int64]] = [:]
         for link in try storedRows(keys) { byOwner[link.owner, default: []].append(link.key) }
-        let generation = graphGeneration
+        let generation = graph.generation
         return objects.compactMap { object in
             if let contents = object.related?.toMany[index] { return contents }
             // An unsaved object's list needs no query: the read path sets it up.
@@ -193,7 +193,7 @@ extension ManagedObjectContext {
     /// all those objects at once by `derive`, which returns one list per object given.
     private func derivedLists(_ index: Int, for objects: [ManagedObject],
                               derive: ([ManagedObject]) throws -> [[Int64]]) throws -> [ToManyContents] {
-        let generation = graphGeneration
+        let generation = graph.generation
         let stale = objects.filter { $0.related?.toMany[index]?.generation != generation }
         let lists = try derive(stale)
         for (object, references) in zip(stale, lists) {

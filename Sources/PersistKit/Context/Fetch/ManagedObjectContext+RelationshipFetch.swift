@@ -12,7 +12,7 @@ extension ManagedObjectContext {
     /// affected by pending changes of the objects they read through relationships.
     func pendingObjects(for plan: FetchPlan) throws -> PendingObjects {
         var pending = pendingObjects(of: plan.entity)
-        guard !plan.relationshipChains.isEmpty, insertedCount > 0 || !changed.isEmpty || !deleted.isEmpty else { return pending }
+        guard !plan.relationshipChains.isEmpty, registry.hasInserts || !changeTracker.isEmpty else { return pending }
         var references = PendingReferences(context: self)
         var keys = Set<Int64>()
         for chain in plan.relationshipChains {

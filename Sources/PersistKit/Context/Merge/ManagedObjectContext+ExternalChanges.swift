@@ -15,7 +15,7 @@ extension ManagedObjectContext {
             for keys in change.deleted.values { named += keys.count }
         }
         guard named >= Self.minimumRefreshChanges else { return false }
-        let held = registered.values.reduce(0) { $0 + $1.byKey.count }
+        let held = registry.heldCount
         return named * 3 >= held
     }
 }

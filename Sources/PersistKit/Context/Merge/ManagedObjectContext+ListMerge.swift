@@ -9,7 +9,7 @@ extension ManagedObjectContext {
         var changedAny = false
         for change in changes where change.origin != contextIdentity {
             for (entityName, groups) in change.listChanges {
-                guard let entity = model.entity(named: entityName), let objects = registered[ObjectIdentifier(entity)] else { continue }
+                guard let entity = model.entity(named: entityName), let objects = registry.held(entity) else { continue }
                 for group in groups {
                     let slots = listSlots(group.keyNames, of: entity)
                     guard !slots.isEmpty else { continue }
@@ -22,7 +22,7 @@ extension ManagedObjectContext {
                 }
             }
         }
-        if changedAny { graphGeneration &+= 1 }
+        if changedAny { graph.advance() }
     }
 
     /// The virtual slots of the to-many relationships among `names`.

@@ -2,10 +2,8 @@
 extension ManagedObjectContext {
     /// Pulls other contexts' saves from the store's log and refreshes the objects they touched.
     func mergeChangesFromStore() {
-        let (changes, complete, latest) = store.changes(after: lastMergedSequence, excluding: contextIdentity)
-        lastMergedSequence = latest
-        let lastMerge = mergeCount
-        mergeCount &+= 1
+        let (changes, complete, latest) = store.changes(after: mergeCursor.sequence, excluding: contextIdentity)
+        let lastMerge = mergeCursor.beginMerge(through: latest)
         guard !changes.isEmpty || !complete else { return }
         if logSink != nil { logMerge(changes, complete: complete) }
         // Rows inserted, deleted or relinked elsewhere change derived to-manys (a project's
@@ -14,7 +12,7 @@ extension ManagedObjectContext {
             !change.inserted.isEmpty || !change.deleted.isEmpty
                 || change.updated.keys.contains { model.entity(named: $0)?.relationships.isEmpty == false }
         }) {
-            graphGeneration &+= 1
+            graph.advance()
         }
         if !complete || prefersRefreshingAll(after: changes) {
             refreshAllRegisteredObjects()
@@ -27,7 +25,7 @@ extension ManagedObjectContext {
             for (entity, keys) in change.updated { updatedKeys[entity, default: []].formUnion(keys) }
             for (entity, keys) in change.inserted { insertedKeys[entity, default: []].append(contentsOf: keys) }
             for (entityName, keys) in change.deleted {
-                let objects = model.entity(named: entityName).flatMap { registered[ObjectIdentifier($0)] }
+                let objects = model.entity(named: entityName).flatMap { registry.held($0) }
                 var unheld: [Int64] = []
                 for key in keys {
                     if let object = objects?.byKey.removeValue(forKey: key) { markDeletedElsewhere(object) } else { unheld.append(key) }
@@ -40,7 +38,7 @@ extension ManagedObjectContext {
         var unheld: [String: [Int64]] = [:]
         for (entityName, keys) in updatedKeys {
             guard let entity = model.entity(named: entityName) else { continue }
-            let objects = registered[ObjectIdentifier(entity)]
+            let objects = registry.held(entity)
             let held = keys.filter { objects?.byKey[$0] != nil }
             // Objects read since the last merge (the old ones let go, or never held) may have
             // been read after this change was committed: their values are new already, yet
@@ -77,19 +75,18 @@ extension ManagedObjectContext {
     }
 
     func markDeletedElsewhere(_ object: ManagedObject) {
-        graphGeneration &+= 1
-        let id = ObjectIdentifier(object)
+        graph.advance()
         object.deletedFlag = true
         // Each test skips hashing when the table is empty: another process's commit can mark
         // every registered object here.
-        if !deleted.isEmpty { deleted[id] = nil }
+        changeTracker.forgetDeletion(object)
         pendingNotice.cancelUpdate(object)
         // It stays linked to this context: changes made to it, before or after, make the next
         // save fail with a conflict instead of vanishing.
         if object.isChangedSinceRead {
-            changed[id] = object
+            changeTracker.keepChanged(object)
         } else {
-            if !changed.isEmpty { changed[id] = nil }
+            changeTracker.forgetChange(object)
             object.committedStorage = nil
         }
         pendingNotice.queueDelete(object)
@@ -99,7 +96,7 @@ extension ManagedObjectContext {
     /// object, marking the ones that are gone.
     func refreshAllRegisteredObjects() {
         for entity in model.entities {
-            guard let objects = registered[ObjectIdentifier(entity)], !objects.byKey.isEmpty else { continue }
+            guard let objects = registry.held(entity), !objects.byKey.isEmpty else { continue }
             let gone: [Int64]
             do {
                 if let scanned = try rereadRegisteredObjectsByScan(entity: entity) {

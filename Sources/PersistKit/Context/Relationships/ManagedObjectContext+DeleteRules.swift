@@ -15,7 +15,7 @@ extension ManagedObjectContext {
                 break
             }
         }
-        if !object.entity.relationships.isEmpty { graphGeneration &+= 1 }
+        if !object.entity.relationships.isEmpty { graph.advance() }
         return cascaded
     }
 

@@ -11,7 +11,7 @@ extension ManagedObjectContext {
     func currentList(of owner: ManagedObject, relationship index: Int) -> ToManyContents? {
         guard let contents = owner.related?.toMany[index] else { return nil }
         if case .joinTable(_, isOwner: true) = owner.entity.relationships[index].storage { return contents }
-        return contents.generation == graphGeneration ? contents : nil
+        return contents.generation == graph.generation ? contents : nil
     }
 
     /// After `child`'s to-one moved from `old` to `new` (at `position`, for an ordered

@@ -94,11 +94,7 @@ extension ManagedObjectContext {
     /// Registers a saved object as changed (keeping its saved values), so the next save
     /// handles it even when only its relationships changed.
     func markChanged(_ object: ManagedObject) {
-        guard !object.insertedFlag else { return }
-        if object.committedStorage == nil {
-            object.committedStorage = object.storage
-        }
-        changed[ObjectIdentifier(object)] = object
+        changeTracker.markChanged(object)
     }
 
     /// Tells observers a to-many of `object` changed (its virtual slot after the columns).
@@ -218,7 +214,7 @@ extension ManagedObjectContext {
             if let positionSlot { child.setStoredValue(.integer(Int64(position)), at: positionSlot) }
         }
         // The owner's list is now exactly `children` (at positions 0, 1, 2... when ordered).
-        let contents = ToManyContents(references: children.map(reference(to:)), generation: graphGeneration, objects: children)
+        let contents = ToManyContents(references: children.map(reference(to:)), generation: graph.generation, objects: children)
         contents.isDense = positionSlot != nil
         if owner.related == nil { owner.related = RelatedObjects() }
         owner.related?.toMany[relationship.index] = contents
@@ -248,7 +244,7 @@ extension ManagedObjectContext {
         }
         if let destination = destination(of: relationship) {
             let gone = Array(before.subtracting(after))
-            for object in resolve(gone.filter { $0 < 0 || registered[ObjectIdentifier(destination)]?.byKey[$0] != nil }, in: destination) {
+            for object in resolve(gone.filter { $0 < 0 || registry.object(of: destination, key: $0) != nil }, in: destination) {
                 linkPartner(object, owner: owner, relationship, linked: false)
                 noteInverseChange(object, relationship)
             }

@@ -26,16 +26,16 @@ extension ManagedObjectContext {
     /// read now (a fault fired). Nil when there is none.
     func resolve(_ reference: Int64, in entity: EntityDescription) -> ManagedObject? {
         if reference < 0 {
-            guard let object = insertedByTemporaryKey[-reference], object.insertedFlag else { return nil }
+            guard let object = registry.insertedObject(temporaryKey: -reference) else { return nil }
             return object
         }
-        if let object = registered[ObjectIdentifier(entity)]?.byKey[reference] { return object }
+        if let object = registry.object(of: entity, key: reference) { return object }
         return (try? readObjects(entity: entity, keys: [reference]))?.first
     }
 
     /// The objects for references, in order, reading the missing ones in one query.
     func resolve(_ references: [Int64], in entity: EntityDescription) -> [ManagedObject] {
-        let held = registered[ObjectIdentifier(entity)]
+        let held = registry.held(entity)
         let missing = references.filter { $0 > 0 && held?.byKey[$0] == nil }
         var read: [Int64: ManagedObject] = [:]
         if !missing.isEmpty {
@@ -45,8 +45,8 @@ extension ManagedObjectContext {
             }
         }
         return references.compactMap { reference in
-            if reference < 0 { return insertedByTemporaryKey[-reference].flatMap { $0.insertedFlag ? $0 : nil } }
-            return read[reference] ?? held?.byKey[reference] ?? registered[ObjectIdentifier(entity)]?.byKey[reference]
+            if reference < 0 { return registry.insertedObject(temporaryKey: -reference) }
+            return read[reference] ?? held?.byKey[reference] ?? registry.object(of: entity, key: reference)
         }
     }
 
@@ -91,15 +91,15 @@ extension ManagedObjectContext {
         guard index < object.entity.relationships.count, let contents = toManyContents(of: object, relationship: index),
               let entity = destination(of: object.entity.relationships[index]) else { return [] }
         if let objects = contents.objects, objects.count == contents.references.count,
-           contents.checkedGeneration == graphGeneration
+           contents.checkedGeneration == graph.generation
             || objects.allSatisfy({ $0.managedObjectContext === self && !$0.deletedFlag }) {
-            contents.checkedGeneration = graphGeneration
+            contents.checkedGeneration = graph.generation
             return objects
         }
         let showsDeleted = showsDeleted(through: object.entity.relationships[index], in: entity)
         let objects = resolve(contents.references, in: entity).filter { !$0.deletedFlag || showsDeleted }
         contents.objects = objects
-        if objects.count == contents.references.count { contents.checkedGeneration = graphGeneration }
+        if objects.count == contents.references.count { contents.checkedGeneration = graph.generation }
         return objects
     }
 
@@ -109,7 +109,7 @@ extension ManagedObjectContext {
         let relationship = object.entity.relationships[index]
         if let contents = object.related?.toMany[index] {
             if case .joinTable(_, isOwner: true) = relationship.storage { return contents }
-            if contents.generation == graphGeneration { return contents }
+            if contents.generation == graph.generation { return contents }
         }
         let references: [Int64]
         switch relationship.storage {
@@ -122,13 +122,13 @@ extension ManagedObjectContext {
         case .inverseForeignKey(_, let slot, let positionSlot):
             let members = (try? derivedMembers(of: [object], relationship: relationship, slot: slot,
                                                positionSlot: positionSlot))?.first ?? []
-            let contents = ToManyContents(references: members.map(\.reference), generation: graphGeneration)
+            let contents = ToManyContents(references: members.map(\.reference), generation: graph.generation)
             contents.isDense = positionSlot != nil && members.indices.allSatisfy { members[$0].position == Int64($0) }
             if object.related == nil { object.related = RelatedObjects() }
             object.related?.toMany[index] = contents
             return contents
         }
-        let contents = ToManyContents(references: references, generation: graphGeneration)
+        let contents = ToManyContents(references: references, generation: graph.generation)
         if case .joinTable(_, isOwner: true) = relationship.storage, object.insertedFlag {
             contents.committed = []
             noteListOwner(object)
@@ -157,7 +157,7 @@ extension ManagedObjectContext {
         ownerIndex.reserveCapacity(owners.count)
         for (index, owner) in owners.enumerated() { ownerIndex[reference(to: owner)] = index }
         var members = [[(reference: Int64, position: Int64)]](repeating: [], count: owners.count)
-        let held = registered[ObjectIdentifier(entity)]
+        let held = registry.held(entity)
         let saved = owners.filter { !$0.tiebreakIsTemporary }.map(\.tiebreakKey)
         let rows = if let storedRows { try storedRows(saved) } else {
             try store.references(in: entity, slot: slot, positionSlot: positionSlot, owners: saved)
@@ -175,9 +175,9 @@ extension ManagedObjectContext {
             if let positionSlot, case .integer(let value) = child.storage[positionSlot] { position = value }
             members[index].append((reference(to: child), position))
         }
-        for child in changed.values where child.entity === entity && (!child.deletedFlag || keepsDeleted) { add(child) }
-        if insertedCount > 0 {
-            for child in insertedOrder where child.insertedFlag && child.entity === entity { add(child) }
+        for child in changeTracker.changed.values where child.entity === entity && (!child.deletedFlag || keepsDeleted) { add(child) }
+        if registry.hasInserts {
+            for child in registry.insertedOrder where child.insertedFlag && child.entity === entity { add(child) }
         }
         guard positionSlot != nil else { return members }
         // Saved before unsaved, then by key: the order SQL and memory both give ties.
@@ -201,7 +201,7 @@ extension ManagedObjectContext {
         objectIndex.reserveCapacity(objects.count)
         for (index, object) in objects.enumerated() { objectIndex[reference(to: object)] = index }
         var owners = [[Int64]](repeating: [], count: objects.count)
-        let held = registered[ObjectIdentifier(ownerEntity)]
+        let held = registry.held(ownerEntity)
         let keepsDeleted = showsDeleted(through: relationship, in: ownerEntity)
         func changedHere(_ owner: ManagedObject) -> Bool {
             (owner.deletedFlag && !keepsDeleted) || owner.related?.toMany[inverseIndex]?.committed != nil
@@ -215,7 +215,7 @@ extension ManagedObjectContext {
         var counted = Set<ObjectIdentifier>()
         for owner in pendingListOwners() where owner.entity === ownerEntity && (!owner.deletedFlag || keepsDeleted) {
             guard let contents = owner.related?.toMany[inverseIndex], contents.committed != nil,
-                  owner.insertedFlag || changed[ObjectIdentifier(owner)] != nil,
+                  owner.insertedFlag || changeTracker.changed[ObjectIdentifier(owner)] != nil,
                   counted.insert(ObjectIdentifier(owner)).inserted else { continue }
             let ownerReference = reference(to: owner)
             if objects.count == 1 {
@@ -231,20 +231,20 @@ extension ManagedObjectContext {
         return owners
     }
 
-    /// The pending objects that may have unsaved changes to an owned list (see `listOwners`).
+    /// The pending objects that may have unsaved changes to an owned list (see ``GraphState``).
     private func pendingListOwners() -> [ManagedObject] {
-        if listOwners.generation == graphGeneration { return listOwners.objects }
+        if let owners = graph.currentListOwners { return owners }
         func hasListChanges(_ object: ManagedObject) -> Bool {
             object.related?.toMany.values.contains { $0.committed != nil } == true
         }
-        var objects = changed.values.filter(hasListChanges)
-        if insertedCount > 0 { objects += insertedOrder.filter { $0.insertedFlag && hasListChanges($0) } }
-        listOwners = (graphGeneration, objects)
+        var objects = changeTracker.changed.values.filter(hasListChanges)
+        if registry.hasInserts { objects += registry.insertedOrder.filter { $0.insertedFlag && hasListChanges($0) } }
+        graph.setListOwners(objects)
         return objects
     }
 
     /// `owner`'s owned list now has unsaved changes: derived lists computed from now on see it.
     func noteListOwner(_ owner: ManagedObject) {
-        if listOwners.generation == graphGeneration { listOwners.objects.append(owner) }
+        graph.addListOwner(owner)
     }
 }

@@ -5,11 +5,11 @@ extension ManagedObjectContext {
     /// hear of the change at once, as they would of any other the save made.
     func rereadClearedReferences(_ cleared: [String: [Int64]]) {
         for (name, keys) in cleared {
-            guard let entity = model.entity(named: name), let objects = registered[ObjectIdentifier(entity)] else { continue }
+            guard let entity = model.entity(named: name), let objects = registry.held(entity) else { continue }
             let held = keys.filter { objects.byKey[$0] != nil }
             if !held.isEmpty { _ = try? readObjects(entity: entity, keys: held) }
         }
-        graphGeneration &+= 1
+        graph.advance()
         processPendingChanges()
     }
 }

@@ -101,7 +101,7 @@ extension ManagedObjectContext {
         let partners = pendingNotice.partners
         pendingNotice.partners.removeAll()
         guard !observers.isEmpty else { return }
-        graphGeneration &+= 1
+        graph.advance()
         var seen = Set<PartnerKey>()
         for (entity, reference, index) in partners where seen.insert(PartnerKey(entity: ObjectIdentifier(entity), reference: reference, index: index)).inserted {
             if let target = resolve(reference, in: entity), !target.deletedFlag { noteToManyChange(target, relationship: index) }

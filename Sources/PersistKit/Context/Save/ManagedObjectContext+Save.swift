@@ -94,11 +94,11 @@ extension ManagedObjectContext {
     private func pendingSave() -> PendingSave {
         PendingSave(
             inserts: insertedObjects,
-            updates: changed.values.filter {
+            updates: changeTracker.changed.values.filter {
                 ($0.isUpdated || $0.encodingProblems?.isEmpty == false || $0.related?.problems.isEmpty == false) && !$0.deletedFlag
             },
             deletes: deletedObjects,
-            deletedElsewhere: changed.values.filter { $0.deletedFlag && deleted[ObjectIdentifier($0)] == nil && $0.isChangedSinceRead })
+            deletedElsewhere: changeTracker.changed.values.filter { $0.deletedFlag && !changeTracker.isPendingDeletion($0) && $0.isChangedSinceRead })
     }
 
     /// What the store writes: every inserted object's values, every updated object's changed
@@ -206,7 +206,7 @@ extension ManagedObjectContext {
 
     /// Whether a negative reference is an unsaved insert of this context (not one deleted since).
     private func isPendingInsert(_ reference: Int64) -> Bool {
-        insertedByTemporaryKey[-reference]?.insertedFlag == true
+        registry.insertedObject(temporaryKey: -reference) != nil
     }
 
     /// The join-table rows an object's owned lists add and remove.
@@ -264,7 +264,7 @@ extension ManagedObjectContext {
             permanentKeys.reserveCapacity(written.count)
             for (object, key) in zip(written, insertedKeys) { permanentKeys[object.objectID.key] = key }
             for (object, winner) in upserts?.merged ?? [] { permanentKeys[object.objectID.key] = permanentKeys[winner.objectID.key] }
-            insertedByTemporaryKey.removeAll()
+            registry.forgetTemporaryKeys()
         }
         for (position, (object, key)) in zip(written, insertedKeys).enumerated() where !merges || result.merged[position] == nil {
             object.objectID = savedObjectID(object.entity, key: key)
@@ -277,25 +277,24 @@ extension ManagedObjectContext {
             if objects?.entity !== object.entity { objects = (object.entity, entityObjects(object.entity)) }
             objects?.registry.byKey.insert(object, for: key)
         }
-        insertedOrder.removeAll(keepingCapacity: false)
-        insertedCount = 0
+        registry.forgetInserts()
         for object in pending.updates { object.version += 1 }
         if model.hasRelationships {
             for object in pending.inserts + pending.updates { makeReferencesPermanent(object, permanentKeys, deduplicating: merges) }
-            graphGeneration &+= 1
+            graph.advance()
         }
-        for object in changed.values where !object.deletedFlag {
+        for object in changeTracker.changed.values where !object.deletedFlag {
             object.committedStorage = nil
             // Lists changed and changed back were not written, but are saved state now too.
             if let related = object.related { for contents in related.toMany.values { contents.committed = nil } }
         }
-        changed.removeAll()
+        changeTracker.forgetChanges()
         for object in pending.deletes {
-            registered[ObjectIdentifier(object.entity)]?.byKey[object.objectID.key] = nil
+            registry.held(object.entity)?.byKey[object.objectID.key] = nil
             object.committedStorage = nil
             object.managedObjectContext = nil
         }
-        deleted.removeAll()
+        changeTracker.forgetDeletions()
         return saved
     }
 
@@ -353,10 +352,10 @@ extension ManagedObjectContext {
     /// again so the context and its observers show what the store holds.
     private func refreshRevertedObjects() {
         var keysByEntity: [ObjectIdentifier: (EntityDescription, [Int64])] = [:]
-        for object in changed.values where !object.deletedFlag && !object.isChangedSinceRead && object.encodingProblems == nil {
+        for object in changeTracker.changed.values where !object.deletedFlag && !object.isChangedSinceRead && object.encodingProblems == nil {
             object.committedStorage = nil
             if let related = object.related { for contents in related.toMany.values { contents.committed = nil } }
-            changed[ObjectIdentifier(object)] = nil
+            changeTracker.forgetChange(object)
             object.version = -1
             keysByEntity[ObjectIdentifier(object.entity), default: (object.entity, [])].1.append(object.objectID.key)
         }

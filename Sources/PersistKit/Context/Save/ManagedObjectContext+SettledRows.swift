@@ -5,7 +5,7 @@ extension ManagedObjectContext {
     /// each takes the row's values and version; an object whose deletion was not done comes
     /// back (its observers hear of it as inserted again).
     func takeSettledRows(_ rows: [StoreWriteResult.Row], deleted: [ManagedObject]) {
-        graphGeneration &+= 1
+        graph.advance()
         // The rows may carry the other save's relationship changes as well as its values (a
         // link it added moved the row's version): observers refetch and diff, which is exact
         // whatever changed, rather than place each object again from a partial notice.
@@ -49,11 +49,11 @@ extension ManagedObjectContext {
             if let committed = object.committedStorage { object.storage = committed }
             object.committedStorage = nil
             object.encodingProblems = nil
-            changed[ObjectIdentifier(object)] = nil
+            changeTracker.forgetChange(object)
             pendingNotice.cancelUpdate(object)
             object.managedObjectContext = nil
         }
-        graphGeneration &+= 1
+        graph.advance()
     }
 }
 

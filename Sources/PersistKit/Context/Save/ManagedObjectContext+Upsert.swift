@@ -140,9 +140,9 @@ extension ManagedObjectContext {
             survivor.related?.toMany.removeAll()
             detach(object, key: survivor.objectID.key)
         }
-        graphGeneration &+= 1
+        graph.advance()
         for (name, keys) in result.unlinked {
-            guard let entity = model.entity(named: name), let objects = registered[ObjectIdentifier(entity)] else { continue }
+            guard let entity = model.entity(named: name), let objects = registry.held(entity) else { continue }
             let held = keys.filter { objects.byKey[$0] != nil }
             if !held.isEmpty { _ = try? readObjects(entity: entity, keys: held.sorted()) }
         }
