@@ -235,6 +235,29 @@ public struct Int64HashTable<Value>: ~Copyable {
         entryCount += 1
     }
 
+    /// Inserts an entry for each of `elements`, whose keys the table must not hold and which
+    /// are distinct (the rows of one query, read into a table that held none of them): the
+    /// table is sized once, and no key is compared on the way.
+    @inlinable
+    public mutating func insertNew<Element>(contentsOf elements: [Element], key: (Element) -> Int64,
+                                            value: (Element) -> Value) {
+        reserveCapacity(entryCount + elements.count)
+        let slots = slots, mask = mask
+        var added = 0
+        for element in elements {
+            let key = key(element)
+            if key == Self.emptyKey {
+                minKeyValue = value(element)
+            } else {
+                var index = home(key)
+                while slots[index].key != Self.emptyKey { index = (index + 1) & mask }
+                (slots + index).initialize(to: Slot(key: key, value: value(element)))
+            }
+            added += 1
+        }
+        entryCount += added
+    }
+
     /// Removes and returns the value of `key`.
     @inlinable @discardableResult
     public mutating func removeValue(forKey key: Int64) -> Value? {

@@ -75,12 +75,21 @@ final class Int64HashTableTests: XCTestCase {
                         table.insert(value, forKey: key, at: found.position)
                         reference[key] = value
                     }
-                case 37..<45:
+                case 37..<43:
                     if reference[key] == nil {
                         let value = make()
                         table.insertNew(value, forKey: key)
                         reference[key] = value
                     }
+                case 43..<45:
+                    // A batch of distinct keys the table does not hold, at once.
+                    var batch: [(key: Int64, value: Tracked)] = []
+                    for _ in 0..<Int.random(in: 0...60, using: &rng) {
+                        let key = randomKey(&rng)
+                        if reference[key] == nil && !batch.contains(where: { $0.key == key }) { batch.append((key, make())) }
+                    }
+                    table.insertNew(contentsOf: batch, key: { $0.key }, value: { $0.value })
+                    for (key, value) in batch { reference[key] = value }
                 case 45..<65:
                     XCTAssertTrue(table.removeValue(forKey: key) === reference.removeValue(forKey: key), "seed \(seed) step \(step)")
                 case 65..<72:

@@ -61,8 +61,7 @@ struct IdentityMap: ~Copyable {
     /// (the rows of one query, read into a context that held none of that entity): the table
     /// is sized once and no key is looked up first.
     mutating func insertNew(_ objects: [ManagedObject]) {
-        table.reserveCapacity(table.count + objects.count)
-        for object in objects { table.insertNew(Unmanaged.passUnretained(object), forKey: object.tiebreakKey) }
+        table.insertNew(contentsOf: objects, key: \.tiebreakKey, value: Unmanaged.passUnretained)
     }
 
     /// Removes and returns the object with `key`.
