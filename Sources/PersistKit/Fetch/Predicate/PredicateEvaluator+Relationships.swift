@@ -80,26 +80,20 @@ extension PredicateEvaluator {
             }
             return try evaluate(test, [value])
         case .path(let hops, let test, let nilValue):
-            var current = object
-            for hop in hops {
-                guard let next = current.relatedObject(at: hop) else { return nilValue }
-                current = next
-            }
-            return try evaluate(test, object: current)
+            guard let end = PredicateSemantics.follow(hops, from: object) else { return nilValue }
+            return try evaluate(test, object: end)
         case .any(let index, let test):
-            for related in object.relatedObjects(at: index) where try evaluate(test, object: related) { return true }
-            return false
+            return try PredicateSemantics.any(object.relatedObjects(at: index)) { (related) throws(PersistError) in
+                try evaluate(test, object: related)
+            }
         case .count(let index, let test, let op, let value):
             let objects = object.relatedObjects(at: index)
-            var count = objects.count
-            if let test {
-                count = 0
-                for related in objects where try evaluate(test, object: related) { count += 1 }
-            }
-            return PredicateValues.compare(.integer(Int64(count)), op, value)
+            guard let test else { return try PredicateSemantics.count(objects, nil, op, value) }
+            return try PredicateSemantics.count(objects, { (related) throws(PersistError) in try evaluate(test, object: related) },
+                                                op, value)
         case .aggregate(let index, let function, let slot, let op, let value):
             let values = object.relatedObjects(at: index).map { slot < $0.storage.count ? $0.storage[slot] : .null }
-            return PredicateValues.compare(function.apply(values), op, value)
+            return PredicateSemantics.aggregate(function, of: values, op, value)
         default:
             return try evaluate(node, object.storage)
         }

@@ -2,7 +2,8 @@ import PersistKitText
 import Foundation
 
 /// Evaluates a resolved predicate on an object, with SQLite's comparison rules and the same
-/// text functions SQL calls, so it agrees with the SQL compiler.
+/// text functions SQL calls, so it agrees with the SQL compiler: each operator's answer is
+/// ``PredicateSemantics``'s, where its SQL is written too.
 ///
 /// It works on the normalized tree (``PredicateNode/normalized()``), as the SQL compiler does:
 /// groups there nest at most ``PredicateNode/maximumNesting`` levels, so recursion stays shallow.
@@ -19,7 +20,7 @@ struct PredicateEvaluator {
         case text(Int, TextMatchOperator, String, StringComparisonOptions)
         case inList(Int, [SQLValue])
         /// A long `IN` list as a hash set (`matchesNull` when nil is in the list).
-        case inSet(Int, Set<EqualityKey>, matchesNull: Bool)
+        case inSet(Int, Set<PredicateSemantics.EqualityKey>, matchesNull: Bool)
         case matches(Int, PredicateRegex)
         /// A value of the object rather than of its storage (a to-one's related object, the
         /// object itself), tested by a comparison on slot 0 of a one-value storage.
@@ -98,7 +99,7 @@ struct PredicateEvaluator {
         case .text(_, let op, let pattern, let options): return .text(slot, op, pattern, options)
         case .inList(_, let values):
             guard values.count > setThreshold else { return .inList(slot, values) }
-            return .inSet(slot, Set(values.compactMap(EqualityKey.init)), matchesNull: values.contains { $0.isNull })
+            return .inSet(slot, Set(values.compactMap(PredicateSemantics.EqualityKey.init)), matchesNull: values.contains { $0.isNull })
         case .matches(_, let regex): return .matches(slot, regex)
         default: throw PersistError(.invalidPredicate, "The predicate has a part that is not a comparison")
         }
@@ -133,50 +134,18 @@ struct PredicateEvaluator {
         case .not(let inner):
             return try !evaluate(inner, storage)
         case .compare(let slot, let op, let value):
-            return PredicateValues.compare(storage[slot], op, value)
+            return PredicateSemantics.compare(storage[slot], op, value)
         case .text(let slot, let op, let pattern, let options):
-            guard case .text(let value) = storage[slot] else { return false }
-            return TextMatcher.matches(op, value: value, pattern: pattern, options: options.textOptions)
+            return PredicateSemantics.text(storage[slot], op, pattern, options)
         case .inList(let slot, let values):
-            let stored = storage[slot]
-            return values.contains { PredicateValues.equal(stored, $0) }
+            return PredicateSemantics.inList(storage[slot], values)
         case .inSet(let slot, let keys, let matchesNull):
-            let stored = storage[slot]
-            if stored.isNull { return matchesNull }
-            return EqualityKey(stored).map(keys.contains) ?? false
+            return PredicateSemantics.inSet(storage[slot], keys, matchesNull: matchesNull)
         case .matches(let slot, let regex):
-            guard case .text(let value) = storage[slot] else { return false }
-            return try regex.matches(value)
+            return try PredicateSemantics.matches(storage[slot], regex)
         case .objectValue, .path, .any, .count, .aggregate:
             // Only evaluators that read relationships have these, and they evaluate objects.
             return false
-        }
-    }
-
-    /// Values equal under SQL's `IS` (as ``PredicateValues/equal(_:_:)``) have equal keys:
-    /// integers and reals of the same exact value are one key, text is keyed by its bytes. NULL
-    /// and NaN (equal to nothing) have none.
-    enum EqualityKey: Hashable {
-        case integral(Int64)
-        case real(Double)
-        case text([UInt8])
-        case blob(Data)
-
-        init?(_ value: SQLValue) {
-            switch value {
-            case .null: return nil
-            case .integer(let integer): self = .integral(integer)
-            case .real(let real):
-                if real.isNaN { return nil }
-                // Exactly an Int64 (-0.0 is 0): equal to that integer, so the same key.
-                if real >= -9223372036854775808.0, real < 9223372036854775808.0, real == real.rounded(.towardZero) {
-                    self = .integral(Int64(real))
-                } else {
-                    self = .real(real)
-                }
-            case .text(let text): self = .text(Array(text.utf8))
-            case .blob(let data): self = .blob(data)
-            }
         }
     }
 }

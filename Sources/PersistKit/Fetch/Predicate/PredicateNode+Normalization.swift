@@ -74,7 +74,7 @@ extension PredicateNode {
         if case .constant(false) = normalized {
             switch relationship.kind {
             case .any: return .constant(false)
-            case .count(_, let op, let value): return .constant(PredicateValues.compare(.integer(0), op, value))
+            case .count(_, let op, let value): return .constant(PredicateSemantics.compare(.integer(0), op, value))
             case .aggregate: break
             }
         }

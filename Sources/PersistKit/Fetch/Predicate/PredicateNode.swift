@@ -3,7 +3,8 @@ import PersistKitText
 ///
 /// Every comparison is two-valued (true or false, never SQL's unknown), in SQL and in memory
 /// alike: `==` and `!=` treat nil as a value (`due == nil`), ordering comparisons and string
-/// operators are false when either side is nil, and `NOT` flips true and false.
+/// operators are false when either side is nil, and `NOT` flips true and false. Each
+/// operator's meaning, in memory and in SQL, is defined once in ``PredicateSemantics``.
 ///
 /// Trees may be wide (an `AND` of 100,000 terms is one node with 100,000 children) but not deep:
 /// every producer keeps the nesting of AND/OR groups within ``maximumNesting`` (see

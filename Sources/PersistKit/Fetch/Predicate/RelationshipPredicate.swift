@@ -38,12 +38,5 @@ struct RelationshipPredicate: Sendable {
     }
 
     /// What the condition is on an empty collection (or when a to-one on the way is nil).
-    var valueWhenEmpty: Bool {
-        switch kind {
-        case .any: return false
-        case .count(_, let op, let value): return PredicateValues.compare(.integer(0), op, value)
-        case .aggregate(let function, _, let op, let value):
-            return PredicateValues.compare(function.valueWhenEmpty, op, value)
-        }
-    }
+    var valueWhenEmpty: Bool { PredicateSemantics.valueWhenEmpty(kind) }
 }

@@ -41,62 +41,26 @@ extension PredicateSQLCompiler {
         }
     }
 
-    /// One comparison of a column (never NULL: SQL's unknown never reaches the logic).
+    /// One comparison of a column (never NULL: SQL's unknown never reaches the logic), as
+    /// ``PredicateSemantics`` defines it.
     private mutating func leaf(_ node: PredicateNode, column: String, isOptional: Bool) throws -> Fragment {
         switch node {
         case .compare(_, let op, let value):
             return compare(column, isOptional: isOptional, op, value)
         case .text(_, let op, let pattern, let options):
-            let call = "\(TextFunctions.functionName(op, options.textOptions))(\(column), \(parameter(.text(pattern))))"
-            return Fragment(sql: call, stack: 6, height: 2)
+            return PredicateSemantics.textSQL(column, op, pattern, options) { parameter($0) }
         case .matches(_, let regex):
-            let call = "\(PredicateSQLFunctions.matchesFunctionName(regex.options))(\(column), \(parameter(.text(regex.pattern))))"
-            return Fragment(sql: call, stack: 6, height: 2)
+            return PredicateSemantics.matchesSQL(column, regex) { parameter($0) }
         case .inList(_, let values):
-            return inList(column, isOptional: isOptional, values)
+            return PredicateSemantics.inListSQL(column, isOptional: isOptional, values) { parameter($0) }
         default:
             throw PersistError(.invalidPredicate, "The predicate has a part SQL cannot express", entity: entity.name)
         }
     }
 
-    /// `expression op value`, two-valued: `IS` where nil may be on either side.
+    /// `expression op value`, two-valued (``PredicateSemantics/compareSQL(_:isOptional:_:_:bind:)``).
     mutating func compare(_ expression: String, isOptional: Bool, _ op: ComparisonOperator, _ value: SQLValue) -> Fragment {
-        switch (op, value) {
-        case (.equal, .null): return Fragment(sql: "(\(expression) IS NULL)", stack: 5, height: 2)
-        case (.notEqual, .null): return Fragment(sql: "(\(expression) IS NOT NULL)", stack: 5, height: 2)
-        case (_, .null): return Fragment(sql: "0", stack: 1, height: 1)
-        case (.equal, _):
-            let operator_ = isOptional ? "IS" : "="
-            return Fragment(sql: "(\(expression) \(operator_) \(parameter(value)))", stack: 5, height: 2)
-        case (.notEqual, _):
-            let operator_ = isOptional ? "IS NOT" : "<>"
-            return Fragment(sql: "(\(expression) \(operator_) \(parameter(value)))", stack: 5, height: 2)
-        default:
-            let test = "\(expression) \(op.sql) \(parameter(value))"
-            return isOptional
-                ? Fragment(sql: "(\(expression) IS NOT NULL AND \(test))", stack: 7, height: 3)
-                : Fragment(sql: "(\(test))", stack: 5, height: 2)
-        }
-    }
-
-    private mutating func inList(_ column: String, isOptional: Bool, _ values: [SQLValue]) -> Fragment {
-        let nonNull = values.filter { !$0.isNull }
-        let matchesNull = values.count != nonNull.count
-        var parts: [String] = []
-        if !nonNull.isEmpty {
-            var list = ""
-            for (offset, value) in nonNull.enumerated() {
-                if offset > 0 { list += ", " }
-                list += parameter(value)
-            }
-            parts.append(isOptional ? "(\(column) IS NOT NULL AND \(column) IN (\(list)))" : "(\(column) IN (\(list)))")
-        }
-        if matchesNull { parts.append("(\(column) IS NULL)") }
-        switch parts.count {
-        case 0: return Fragment(sql: "0", stack: 1, height: 1)
-        case 1: return Fragment(sql: parts[0], stack: 9, height: 3)
-        default: return Fragment(sql: "(" + parts.joined(separator: " OR ") + ")", stack: 12, height: 4)
-        }
+        PredicateSemantics.compareSQL(expression, isOptional: isOptional, op, value) { parameter($0) }
     }
 
     // MARK: - Through to-ones
@@ -119,11 +83,7 @@ extension PredicateSQLCompiler {
         guard let first = hops.first, let last = hops.last else { return try body(&self) }
         let foreignKey = column(first.relationship.name)
         let primaryKey = SQLName.quote(SchemaSQL.primaryKey)
-        var from = SQLName.quote(first.destination.name) + " AS \"_t1\""
-        for (offset, hop) in hops.enumerated().dropFirst() {
-            from += " JOIN \(SQLName.quote(hop.destination.name)) AS \"_t\(offset + 1)\" ON \"_t\(offset + 1)\".\(primaryKey) = "
-                + "\"_t\(offset)\".\(SQLName.quote(hop.relationship.name))"
-        }
+        let from = PredicateSemantics.toOnePathTables(hops, primaryKey: primaryKey) { "\"_t\($0)\"" }
         let outer = scope
         scope = Scope(entity: last.destination, qualifier: "_t\(hops.count)")
         defer { scope = outer }

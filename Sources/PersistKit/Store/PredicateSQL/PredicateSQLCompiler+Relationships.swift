@@ -64,22 +64,20 @@ extension PredicateSQLCompiler {
         switch kind {
         case .any(let inner):
             let test = try condition(inner)
-            let sql = "(\(primaryKey) IN (\(link.select(test?.sql, needsDestination: test != nil))))"
-            return Fragment(sql: sql, stack: (test?.stack ?? 1) + Self.subqueryStack, height: (test?.height ?? 1) + Self.subqueryHeight)
+            return PredicateSemantics.anySQL(primaryKey, owners: link.select(test?.sql, needsDestination: test != nil), test: test,
+                                             subqueryStack: Self.subqueryStack, subqueryHeight: Self.subqueryHeight)
         case .count(let inner, let op, let value):
             let test = try condition(inner)
-            let having = compare("count(*)", isOptional: false, op, value)
-            return grouped(link, primaryKey: primaryKey, test: test, having: having,
-                           whenEmpty: PredicateValues.compare(.integer(0), op, value))
+            let having = PredicateSemantics.countSQL(op, value) { parameter($0) }
+            return grouped(link, primaryKey: primaryKey, test: test, having: having, whenEmpty: PredicateSemantics.valueWhenEmpty(kind))
         case .aggregate(let function, let name, let op, let value):
             guard let attribute = hop.destination.attribute(named: name) else {
                 throw PredicateKey.unknownKey(name, in: hop.destination, keyPath: "\(hop.relationship.name).@\(function.rawValue).\(name)",
                                               rootEntity: outer.entity)
             }
-            let call = (function == .sum ? "total" : function.rawValue) + "(\(column(attribute.name)))"
-            let having = compare(call, isOptional: function != .sum, op, value)
+            let having = PredicateSemantics.aggregateSQL(function, column: column(attribute.name), op, value) { parameter($0) }
             return grouped(link, primaryKey: primaryKey, test: nil, having: having,
-                           whenEmpty: PredicateValues.compare(function.valueWhenEmpty, op, value), needsDestination: true)
+                           whenEmpty: PredicateSemantics.valueWhenEmpty(kind), needsDestination: true)
         }
     }
 

@@ -2,7 +2,9 @@
 ///
 /// Each comparison compiles to an expression that is never NULL, so SQL's three-valued logic
 /// collapses to the two-valued logic the in-memory evaluator uses. Both start from the same
-/// normalized tree (``PredicateNode/normalized()``).
+/// normalized tree (``PredicateNode/normalized()``), and each operator's SQL is written by
+/// ``PredicateSemantics``, beside its in-memory answer: this compiler arranges the pieces
+/// (groups, subqueries, SQLite's limits).
 ///
 /// The SQL is shaped to fit SQLite's own limits:
 /// - **Parser stack.** SQLite's LALR parser (before 3.46) has a fixed stack of 100 entries. An
@@ -46,13 +48,7 @@ struct PredicateSQLCompiler {
     static let maximumSQLValues = min(5_000, SQLiteLimits.current.variables - 1)
 
     /// One compiled piece: its SQL and what parsing it costs SQLite.
-    struct Fragment {
-        var sql: String
-        /// Parser stack entries in use at most while parsing it.
-        var stack: Int
-        /// The height of its expression tree.
-        var height: Int
-    }
+    typealias Fragment = SQLFragment
 
     /// The table the SQL being written reads: an entity, and the alias its columns are
     /// qualified with (none in the fetch's own `WHERE`; `_t1`, `_d`... inside subqueries).

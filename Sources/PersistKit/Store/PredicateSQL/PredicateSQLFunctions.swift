@@ -13,19 +13,13 @@ enum PredicateSQLFunctions {
         PredicateFunction.register(on: connection.handle)
     }
 
-    /// The SQL function name for `MATCHES` with options, e.g. `pk_matches_1`.
-    static func matchesFunctionName(_ options: StringComparisonOptions) -> String {
-        "pk_matches_\(options.rawValue & 3)"
-    }
-
-    /// The collation name for a sort comparison (nil for SQLite's own BINARY).
 
     /// `pk_matches_N(value, pattern)`: ``PredicateRegex``, compiled once per statement (SQLite
     /// keeps it as auxiliary data of the pattern argument). Non-text values never match, as in memory.
     private static func registerMatches(on db: OpaquePointer) {
         for flags in 0..<4 {
             sqlite3_create_function_v2(
-                db, matchesFunctionName(StringComparisonOptions(rawValue: flags)), 2,
+                db, PredicateSemantics.matchesFunctionName(StringComparisonOptions(rawValue: flags)), 2,
                 SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, UnsafeMutableRawPointer(bitPattern: flags + 1),
                 { context, argc, argv in
                     guard let context, argc == 2, let argv, let valueArg = argv[0], let patternArg = argv[1] else { return }

@@ -26,15 +26,7 @@ extension ResolvedSort {
     /// WHERE "_s1"."_pk" = "Task"."project")`: NULL when a to-one on the way is.
     private func subquery(from table: String) -> String {
         let primaryKey = SQLName.quote(SchemaSQL.primaryKey)
-        var from = ""
-        for (offset, hop) in hops.enumerated() {
-            let alias = "\"_s\(offset + 1)\""
-            if offset == 0 {
-                from = SQLName.quote(hop.destination.name) + " AS " + alias
-            } else {
-                from += " JOIN \(SQLName.quote(hop.destination.name)) AS \(alias) ON \(alias).\(primaryKey) = \"_s\(offset)\".\(SQLName.quote(hop.relationship.name))"
-            }
-        }
+        let from = PredicateSemantics.toOnePathTables(hops, primaryKey: primaryKey) { "\"_s\($0)\"" }
         let attribute = hops.last.map { $0.destination.columns[targetSlot].name } ?? name
         let first = hops.first.map { SQLName.quote($0.relationship.name) } ?? primaryKey
         return "(SELECT \"_s\(hops.count)\".\(SQLName.quote(attribute)) FROM \(from) WHERE \"_s1\".\(primaryKey) = \(SQLName.quote(table)).\(first))"
