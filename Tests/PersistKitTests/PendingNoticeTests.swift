@@ -55,7 +55,7 @@ final class PendingNoticeTests: XCTestCase {
         notice.cancelUpdate(a)
         notice.queueInsert(b)
         notice.queueDeletedKeys([4, 5], of: "E")
-        notice.invalidatedAll = true
+        notice.invalidateAll()
         notice.discard()
         XCTAssertTrue(notice.isEmpty)
         XCTAssertFalse(b.insertUnprocessed)

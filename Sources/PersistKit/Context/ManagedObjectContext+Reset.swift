@@ -18,7 +18,7 @@ extension ManagedObjectContext {
         changeTracker.forgetChanges()
         changeTracker.forgetDeletions()
         pendingNotice.discard()
-        pendingNotice.invalidatedAll = true
+        pendingNotice.invalidateAll()
         mergeCursor.skip(through: store.currentSequence)
         processPendingChanges()
     }

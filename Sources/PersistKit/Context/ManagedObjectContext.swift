@@ -23,7 +23,7 @@ public final class ManagedObjectContext {
     let store: SQLiteStore
     /// How a save settles keys that another context or process changed too since this
     /// context read them (`.error` by default: the save throws `.conflict`). Keys changed on
-    /// one side only are merged whatever the policy.
+    /// one side only are combined whatever the policy.
     public var mergePolicy: MergePolicy = .error
     /// The context's name, recorded in the persistent history of every transaction it saves
     /// (``HistoryTransaction/contextName``); nil by default.
@@ -40,7 +40,7 @@ public final class ManagedObjectContext {
     ///
     /// On, every ``processPendingChanges()`` (which save and every fetch run first) merges
     /// what the container's other contexts saved since: updated objects take the new values
-    /// (unless they have changes here, which the next save merges key by key), deleted ones
+    /// (unless they have changes here, which the next save combines key by key), deleted ones
     /// report ``ManagedObject/isDeleted``, and observers and controllers hear exactly what
     /// changed. The container's ``PersistentContainer/viewContext`` also runs
     /// `processPendingChanges()` on the main actor after another context's save.

@@ -2,7 +2,7 @@
 /// context or process since it read it, in a key this save changes too; or an object it
 /// inserts has the unique values of another.
 ///
-/// Whatever the policy, a save merges key by key first: keys that only the other side
+/// Whatever the policy, a save combines key by key first: keys that only the other side
 /// changed keep its values, and keys only this context changed are written, so two contexts
 /// changing different attributes of one object both save, and the row has both changes.
 /// A policy decides only what happens to keys both sides changed (even to the same value: two

@@ -15,19 +15,19 @@ struct InferredStagePlanner {
     let old: ManagedObjectModel
     let new: ManagedObjectModel
 
-    static func plan(from old: ManagedObjectModel, to new: ManagedObjectModel) throws -> SchemaChange {
+    static func plan(from old: ManagedObjectModel, to new: ManagedObjectModel) throws -> SchemaMapping {
         try InferredStagePlanner(old: old, new: new).plan()
     }
 
-    func plan() throws -> SchemaChange {
+    func plan() throws -> SchemaMapping {
         let sources = try entitySources()
-        var tables: [SchemaChange.EntityTable] = []
+        var tables: [SchemaMapping.EntityTable] = []
         for entity in new.entities {
             guard let source = sources[entity.name] else {
-                tables.append(SchemaChange.EntityTable(entity: entity, source: nil, columns: []))
+                tables.append(SchemaMapping.EntityTable(entity: entity, source: nil, columns: []))
                 continue
             }
-            tables.append(SchemaChange.EntityTable(entity: entity, source: source, columns: try columnSources(entity, source, sources)))
+            tables.append(SchemaMapping.EntityTable(entity: entity, source: source, columns: try columnSources(entity, source, sources)))
         }
         let claimed = Set(sources.values.map(\.name))
         let joins = try joinTables(sources)
@@ -38,7 +38,7 @@ struct InferredStagePlanner {
             }
         }
         let keptJoinTables = Set(joins.compactMap { $0.source?.name })
-        return SchemaChange(from: old, to: new, entityTables: tables, joinTables: joins,
+        return SchemaMapping(from: old, to: new, entityTables: tables, joinTables: joins,
                             droppedEntityTables: old.entities.map(\.name).filter { !claimed.contains($0) },
                             droppedJoinTables: oldJoinTables.filter { !keptJoinTables.contains($0) })
     }
@@ -85,7 +85,7 @@ struct InferredStagePlanner {
     // MARK: Columns
 
     private func columnSources(_ entity: EntityDescription, _ source: EntityDescription,
-                               _ sources: [String: EntityDescription]) throws -> [SchemaChange.ColumnSource] {
+                               _ sources: [String: EntityDescription]) throws -> [SchemaMapping.ColumnSource] {
         let attributes = try matches(entity.attributes, in: source, of: entity, name: \.name, original: \.originalName,
                                      lookup: { source.attribute(named: $0) }, what: "attribute")
         let relationships = try matches(entity.relationships, in: source, of: entity, name: \.name, original: \.originalName,
@@ -149,7 +149,7 @@ struct InferredStagePlanner {
     }
 
     private func attributeSource(_ attribute: AttributeDescription, of entity: EntityDescription,
-                                 was previous: AttributeDescription?) throws -> SchemaChange.ColumnSource {
+                                 was previous: AttributeDescription?) throws -> SchemaMapping.ColumnSource {
         guard let previous else { return .value(attribute.defaultValue ?? .null) }
         guard Self.canConvert(previous.type, to: attribute.type) else {
             throw refuse("\(entity.name).\(attribute.name) changes type from \(previous.type.rawValue) to \(attribute.type.rawValue), which "
@@ -204,8 +204,8 @@ struct InferredStagePlanner {
 
     /// Each join table of the new model, and the old table holding its links: found from its
     /// owning relationship's old self, or from its inverse's (when the other side owned it).
-    private func joinTables(_ sources: [String: EntityDescription]) throws -> [SchemaChange.JoinTableChange] {
-        var result: [SchemaChange.JoinTableChange] = []
+    private func joinTables(_ sources: [String: EntityDescription]) throws -> [SchemaMapping.JoinTableMapping] {
+        var result: [SchemaMapping.JoinTableMapping] = []
         var claimed = Set<String>()
         for entity in new.entities {
             for relationship in entity.relationships {
@@ -224,7 +224,7 @@ struct InferredStagePlanner {
                 if let found {
                     guard claimed.insert(found.table.name).inserted else { continue }
                 }
-                result.append(SchemaChange.JoinTableChange(table: table, source: found?.table, swapsEnds: found?.swaps ?? false))
+                result.append(SchemaMapping.JoinTableMapping(table: table, source: found?.table, swapsEnds: found?.swaps ?? false))
             }
         }
         return result

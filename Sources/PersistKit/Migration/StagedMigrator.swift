@@ -112,8 +112,8 @@ final class StagedMigrator: StoreMigrating {
                 tell("willMigrate", 0, 0)
                 try willMigrate(SQLiteStore(migrating: connection, model: stage.from, store: store))
             }
-            let change = try InferredStagePlanner.plan(from: stage.from, to: stage.to)
-            try SchemaMigrator(connection: connection, change: change, store: store, progress: tell).run()
+            let mapping = try InferredStagePlanner.plan(from: stage.from, to: stage.to)
+            try SchemaMigrator(connection: connection, mapping: mapping, store: store, progress: tell).run()
             if let didMigrate = stage.hooks.didMigrate {
                 tell("didMigrate", 0, 0)
                 try didMigrate(SQLiteStore(migrating: connection, model: stage.to, store: store))

@@ -26,7 +26,7 @@ extension ManagedObjectContext {
                      + "\(result.rowsWritten) rows written in \(LogSink.milliseconds(since: started)) ms", metadata: logMetadata)
         }
         guard sink.logsWarnings, !result.settled.isEmpty else { return }
-        let discarded = result.settled.filter { $0.outcome != .merged }.count
+        let discarded = result.settled.filter { $0.outcome != .combined }.count
         sink.log(.warning, "save: \(result.settled.count) \(result.settled.count == 1 ? "object" : "objects") changed by another context "
                  + "or process since read, settled by merge policy \(mergePolicy)"
                  + (discarded > 0 ? " (\(discarded) kept as stored, their changes here dropped)" : ""), metadata: logMetadata)

@@ -137,19 +137,19 @@ extension ManagedObjectContext {
         let extra = try (pending.inserted + pending.changedOrDeleted.filter { !$0.deletedFlag })
             .filter(plan.matches)
             .sorted(by: plan.areInIncreasingOrder)
-        var merged: [ManagedObject] = []
-        merged.reserveCapacity(saved.count + extra.count)
+        var interleaved: [ManagedObject] = []
+        interleaved.reserveCapacity(saved.count + extra.count)
         var i = 0, j = 0
         while i < saved.count || j < extra.count {
             if j == extra.count || (i < saved.count && plan.areInIncreasingOrder(saved[i], extra[j])) {
-                merged.append(saved[i]); i += 1
+                interleaved.append(saved[i]); i += 1
             } else {
-                merged.append(extra[j]); j += 1
+                interleaved.append(extra[j]); j += 1
             }
         }
-        let start = min(plan.offset, merged.count)
-        let end = plan.limit > 0 ? min(merged.count, start + plan.limit) : merged.count
-        return Array(merged[start..<end])
+        let start = min(plan.offset, interleaved.count)
+        let end = plan.limit > 0 ? min(interleaved.count, start + plan.limit) : interleaved.count
+        return Array(interleaved[start..<end])
     }
 
     /// This context's unsaved inserts, and its changed or deleted saved objects, of an entity.

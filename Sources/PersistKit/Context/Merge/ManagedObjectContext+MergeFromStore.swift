@@ -16,7 +16,7 @@ extension ManagedObjectContext {
         }
         if !complete || prefersRefreshingAll(after: changes) {
             refreshAllRegisteredObjects()
-            pendingNotice.invalidatedAll = true
+            pendingNotice.invalidateAll()
             return
         }
         var updatedKeys: [String: Set<Int64>] = [:]

@@ -90,7 +90,7 @@ extension ManagedObjectContext {
         guard object.entity.foreignKeySlots.contains(where: slots.contains) else { return }
         for inverse in toManyInverses(of: object.entity) where slots.contains(inverse.slot) {
             for case .integer(let reference) in [object.storage[inverse.slot], newStorage[inverse.slot]] {
-                pendingNotice.partners.append((inverse.destination, reference, inverse.index))
+                pendingNotice.queuePartner(inverse.destination, reference: reference, relationship: inverse.index)
             }
         }
     }
@@ -98,8 +98,7 @@ extension ManagedObjectContext {
     /// Reports the objects noted by ``queueToManyPartners(of:newStorage:slots:)``, reading those
     /// not held when someone is watching (they may have come to match a request).
     func queueChangedPartners() {
-        let partners = pendingNotice.partners
-        pendingNotice.partners.removeAll()
+        let partners = pendingNotice.takePartners()
         guard !observers.isEmpty else { return }
         graph.advance()
         var seen = Set<PartnerKey>()

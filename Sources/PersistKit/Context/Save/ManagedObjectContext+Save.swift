@@ -6,7 +6,7 @@ extension ManagedObjectContext {
     /// Validation runs first and reports every problem in one error. When the save fails,
     /// the store and the context are exactly as they were: fix the problem and save again.
     ///
-    /// An object another context or process changed since this context read it is merged key
+    /// An object another context or process changed since this context read it is combined key
     /// by key: keys only the other save changed keep its values (and this context's object
     /// takes them), keys both changed are a conflict, settled by ``mergePolicy``.
     ///
@@ -62,7 +62,7 @@ extension ManagedObjectContext {
         // skipped by origin; the merge position must not move past other contexts' saves.)
         if !result.externalized.isEmpty { takeExternalReferences(result.externalized, inserts: upserts?.written ?? pending.inserts,
                                                                  updates: pending.updates) }
-        let plain = upserts == nil && result.merged.isEmpty && result.settled.isEmpty
+        let plain = upserts == nil && result.upserted.isEmpty && result.settled.isEmpty
         var saved = didSave(pending, upserts, result, registeringInserts: !plain)
         if !result.clearedReferences.isEmpty { rereadClearedReferences(result.clearedReferences) }
         if plain {
@@ -70,9 +70,9 @@ extension ManagedObjectContext {
             registerHeldObjects(&saved)
             return
         }
-        if let upserts, !result.merged.isEmpty || !upserts.merged.isEmpty {
+        if let upserts, !result.upserted.isEmpty || !upserts.folded.isEmpty {
             absorbUpserts(upserts, result)
-            processPendingChanges()   // observers see merged inserts leave, at once
+            processPendingChanges()   // observers see upserted and folded inserts leave, at once
         }
         if !result.settled.isEmpty {
             takeSettledRows(result.settled, deleted: pending.deletes)
@@ -242,14 +242,14 @@ extension ManagedObjectContext {
 
     /// After the commit: inserted objects get their permanent IDs and are registered, changed
     /// ones take their saved values as committed, deleted ones leave the context. Inserts that
-    /// upserted or merged into another are left to ``absorbUpserts(_:_:)``.
+    /// upserted or folded into another are left to ``absorbUpserts(_:_:)``.
     ///
     /// With `registeringInserts` off, the saved inserts are returned instead, for
     /// ``registerHeldObjects(_:)`` once the save holds them no more.
     private func didSave(_ pending: PendingSave, _ upserts: UpsertPlanning?, _ result: StoreWriteResult,
                          registeringInserts: Bool) -> [ManagedObject] {
         let insertedKeys = result.keys, written = upserts?.written ?? pending.inserts
-        let merges = !result.merged.isEmpty || upserts?.merged.isEmpty == false
+        let absorbs = !result.upserted.isEmpty || upserts?.folded.isEmpty == false
         var objects: (entity: EntityDescription, registry: EntityObjects)?
         var saved: [ManagedObject] = []
         if !registeringInserts {
@@ -263,10 +263,10 @@ extension ManagedObjectContext {
         if model.hasRelationships {
             permanentKeys.reserveCapacity(written.count)
             for (object, key) in zip(written, insertedKeys) { permanentKeys[object.objectID.key] = key }
-            for (object, winner) in upserts?.merged ?? [] { permanentKeys[object.objectID.key] = permanentKeys[winner.objectID.key] }
+            for (object, winner) in upserts?.folded ?? [] { permanentKeys[object.objectID.key] = permanentKeys[winner.objectID.key] }
             registry.forgetTemporaryKeys()
         }
-        for (position, (object, key)) in zip(written, insertedKeys).enumerated() where !merges || result.merged[position] == nil {
+        for (position, (object, key)) in zip(written, insertedKeys).enumerated() where !absorbs || result.upserted[position] == nil {
             object.objectID = savedObjectID(object.entity, key: key)
             object.insertedFlag = false
             object.version = SchemaSQL.initialRowVersion
@@ -280,7 +280,7 @@ extension ManagedObjectContext {
         registry.forgetInserts()
         for object in pending.updates { object.version += 1 }
         if model.hasRelationships {
-            for object in pending.inserts + pending.updates { makeReferencesPermanent(object, permanentKeys, deduplicating: merges) }
+            for object in pending.inserts + pending.updates { makeReferencesPermanent(object, permanentKeys, deduplicating: absorbs) }
             graph.advance()
         }
         for object in changeTracker.changed.values where !object.deletedFlag {

@@ -1,5 +1,5 @@
 /// After a save that met other saves' changes: the objects take the rows as the store settled
-/// them (merged, kept from deletion, or with their changes discarded).
+/// them (combined, kept from deletion, or with their changes discarded).
 extension ManagedObjectContext {
     /// Brings the saved objects in line with rows the store settled against another save:
     /// each takes the row's values and version; an object whose deletion was not done comes
@@ -9,7 +9,7 @@ extension ManagedObjectContext {
         // The rows may carry the other save's relationship changes as well as its values (a
         // link it added moved the row's version): observers refetch and diff, which is exact
         // whatever changed, rather than place each object again from a partial notice.
-        pendingNotice.invalidatedAll = true
+        pendingNotice.invalidateAll()
         var deletedByKey: [ObjectIdentifier: [Int64: ManagedObject]] = [:]
         if rows.contains(where: { $0.outcome == .keptFromDeletion }) {
             for object in deleted { deletedByKey[ObjectIdentifier(object.entity), default: [:]][object.objectID.key] = object }
@@ -17,7 +17,7 @@ extension ManagedObjectContext {
         for row in rows {
             let objects = entityObjects(row.entity)
             switch row.outcome {
-            case .merged, .discarded:
+            case .combined, .discarded:
                 guard let object = objects.byKey[row.key] else { continue }
                 noteRefreshed(object, newStorage: row.storage)
                 object.version = row.version

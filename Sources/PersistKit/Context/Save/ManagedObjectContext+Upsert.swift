@@ -1,7 +1,7 @@
 /// Upserts: under merge policy `.objectTrump`, an inserted object whose unique values a stored
 /// object already has updates that object instead of failing the save, as Core Data's
 /// `NSMergeByPropertyObjectTrumpMergePolicy` resolves a constraint conflict: the insert's
-/// values win, every one of them (nil ones too); relationships are merged.
+/// values win, every one of them (nil ones too); relationships are combined.
 ///
 /// - Two inserts of the save with the same unique values: the later one wins, one row.
 /// - The insert takes the stored row's permanent ID. If this context already holds an object
@@ -40,7 +40,7 @@ extension ManagedObjectContext {
     }
 
     /// Groups an entity's inserts that share a constraint's values (directly, or through one
-    /// another): the last of each group wins, the others merge into it. Returns the winners.
+    /// another): the last of each group wins, the others fold into it. Returns the winners.
     private func mergeCollidingInserts(_ objects: [ManagedObject], _ entity: EntityDescription,
                                        _ planning: inout UpsertPlanning) -> [ManagedObject] {
         var parent = Array(objects.indices)
@@ -68,7 +68,7 @@ extension ManagedObjectContext {
                 winners.append(object)
                 continue
             }
-            planning.merged.append((object, objects[winner]))
+            planning.folded.append((object, objects[winner]))
             planning.aliases[object.objectID.key] = objects[winner].objectID.key
         }
         return winners
@@ -110,12 +110,12 @@ extension ManagedObjectContext {
         }
     }
 
-    /// After the commit: each upserted insert becomes its row's object (or merges into the
-    /// object this context already holds for it), and inserts merged into another follow it.
+    /// After the commit: each upserted insert becomes its row's object (or is absorbed by the
+    /// object this context already holds for it), and inserts folded into another follow it.
     /// Objects whose one-to-one partner the save took are read again.
     func absorbUpserts(_ planning: UpsertPlanning, _ result: StoreWriteResult) {
         var survivors: [ObjectIdentifier: ManagedObject] = [:]
-        for (position, version) in result.merged.sorted(by: { $0.key < $1.key }) where position < planning.written.count {
+        for (position, version) in result.upserted.sorted(by: { $0.key < $1.key }) where position < planning.written.count {
             let object = planning.written[position], key = result.keys[position]
             let objects = entityObjects(object.entity)
             if let held = objects.byKey[key], held !== object {
@@ -135,7 +135,7 @@ extension ManagedObjectContext {
                 noteToManyChanges(of: object)
             }
         }
-        for (object, winner) in planning.merged {
+        for (object, winner) in planning.folded {
             let survivor = survivors[ObjectIdentifier(winner)] ?? winner
             survivor.related?.toMany.removeAll()
             detach(object, key: survivor.objectID.key)
@@ -148,7 +148,7 @@ extension ManagedObjectContext {
         }
     }
 
-    /// An insert merged into another object: it takes the row's ID and leaves the context,
+    /// An insert folded into another object: it takes the row's ID and leaves the context,
     /// keeping its values; observers that were told of its insertion are told it is gone.
     private func detach(_ object: ManagedObject, key: Int64) {
         object.objectID = savedObjectID(object.entity, key: key)

@@ -2,13 +2,13 @@
 /// constraint into one row each: computed before the write, changing nothing in memory.
 struct UpsertPlanning {
     /// The inserts that write a row (a new one, or the stored row they update), in insertion
-    /// order: every insert but those merged into a later one.
+    /// order: every insert but those folded into a later one.
     var written: [ManagedObject] = []
-    /// Inserts merged into a later insert with the same unique values, each with that insert.
-    var merged: [(object: ManagedObject, into: ManagedObject)] = []
+    /// Inserts folded into a later insert with the same unique values, each with that insert.
+    var folded: [(object: ManagedObject, into: ManagedObject)] = []
     /// What the store needs: per entity, the constraints and the rows the save releases.
     var upserts: [ObjectIdentifier: StoreWritePlan.Upsert] = [:]
-    /// The merged inserts' temporary keys, each to the temporary key of the insert it merged into.
+    /// The folded inserts' temporary keys, each to the temporary key of the insert it folded into.
     var aliases: [Int64: Int64] = [:]
     /// Inserts colliding with the new values of a row this save updates: temporary key → row key.
     var pendingTargets: [Int64: Int64] = [:]

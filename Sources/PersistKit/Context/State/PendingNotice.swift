@@ -21,7 +21,7 @@ struct PendingNotice: ~Copyable {
     /// it alive), and exactly once when the counts are equal.
     private var deletedOrder: [ManagedObject] = []
     /// Anything may have changed (a reset, another process's commit): observers refetch.
-    var invalidatedAll = false
+    private(set) var invalidatedAll = false
     /// Rows deleted elsewhere that the context did not hold, by entity name.
     private(set) var deletedKeys: [String: [Int64]] = [:]
 
@@ -36,7 +36,24 @@ struct PendingNotice: ~Copyable {
     }
     /// Objects whose derived to-many changed, by reference (found while a store read was under
     /// way, when objects cannot be read): resolved and queued as updates before the notice.
-    var partners: [(entity: EntityDescription, reference: Int64, relationship: Int)] = []
+    private(set) var partners: [(entity: EntityDescription, reference: Int64, relationship: Int)] = []
+
+    /// Anything may have changed: the notice tells observers to refetch.
+    mutating func invalidateAll() {
+        invalidatedAll = true
+    }
+
+    /// Queues the object `reference` of `entity`, whose to-many `relationship` changed, to be
+    /// resolved before the notice.
+    mutating func queuePartner(_ entity: EntityDescription, reference: Int64, relationship: Int) {
+        partners.append((entity, reference, relationship))
+    }
+
+    /// The queued partners, leaving none.
+    mutating func takePartners() -> [(entity: EntityDescription, reference: Int64, relationship: Int)] {
+        defer { partners.removeAll() }
+        return partners
+    }
 
     /// Queues an object to be reported as inserted (once).
     mutating func queueInsert(_ object: ManagedObject) {

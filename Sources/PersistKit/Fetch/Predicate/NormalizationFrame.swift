@@ -49,30 +49,30 @@ struct NormalizationFrame {
         guard counts.values.contains(where: { $0 > 1 }) else { return terms }
         var lists: [String: [SQLValue]] = [:]
         var slots: [String: Int] = [:]
-        var merged: [PredicateNode] = []
-        merged.reserveCapacity(terms.count)
+        var combined: [PredicateNode] = []
+        combined.reserveCapacity(terms.count)
         for term in terms {
             let name: String, values: [SQLValue]
             switch term {
             case .compare(let attribute, .equal, let value): (name, values) = (attribute, [value])
             case .inList(let attribute, let list): (name, values) = (attribute, list)
             default:
-                merged.append(term)
+                combined.append(term)
                 continue
             }
             guard let count = counts[name], count > 1 else {
-                merged.append(term)
+                combined.append(term)
                 continue
             }
             if slots[name] == nil {
-                slots[name] = merged.count
-                merged.append(term)
+                slots[name] = combined.count
+                combined.append(term)
             }
             lists[name, default: []].append(contentsOf: values)
         }
         for (name, slot) in slots {
-            merged[slot] = .inList(attribute: name, lists[name] ?? [])
+            combined[slot] = .inList(attribute: name, lists[name] ?? [])
         }
-        return merged
+        return combined
     }
 }

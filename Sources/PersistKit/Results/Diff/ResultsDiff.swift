@@ -76,10 +76,10 @@ enum ResultsDiff {
             if let problem = old.problem { return inconsistent("old layout: " + problem) }
             if let problem = new.problem { return inconsistent("new layout: " + problem) }
             let removed = input.removed.sorted(), inserted = input.inserted.sorted()
-            guard let excludedOld = mergedDistinct(removed, input.updated.map(\.old).sorted(), below: old.count) else {
+            guard let excludedOld = interleavedDistinct(removed, input.updated.map(\.old).sorted(), below: old.count) else {
                 return inconsistent("a removed or updated old position is out of range or named twice")
             }
-            guard let excludedNew = mergedDistinct(inserted, input.updated.map(\.new).sorted(), below: new.count) else {
+            guard let excludedNew = interleavedDistinct(inserted, input.updated.map(\.new).sorted(), below: new.count) else {
                 return inconsistent("an inserted or updated new position is out of range or named twice")
             }
             let unchangedCount = old.count - excludedOld.count
@@ -177,10 +177,10 @@ enum ResultsDiff {
             updatedRows: updates.map { (from: old.path(of: $0.old), to: new.path(of: $0.new)) })
     }
 
-    /// The two ascending arrays merged, or nil when they share a value or one is outside `0..<limit`.
-    static func mergedDistinct(_ a: [Int], _ b: [Int], below limit: Int) -> [Int]? {
-        var merged: [Int] = []
-        merged.reserveCapacity(a.count + b.count)
+    /// The two ascending arrays interleaved, or nil when they share a value or one is outside `0..<limit`.
+    static func interleavedDistinct(_ a: [Int], _ b: [Int], below limit: Int) -> [Int]? {
+        var interleaved: [Int] = []
+        interleaved.reserveCapacity(a.count + b.count)
         var i = 0, j = 0
         while i < a.count || j < b.count {
             let value: Int
@@ -192,10 +192,10 @@ enum ResultsDiff {
                 j += 1
             }
             if value < 0 || value >= limit { return nil }
-            if let last = merged.last, last == value { return nil }
-            merged.append(value)
+            if let last = interleaved.last, last == value { return nil }
+            interleaved.append(value)
         }
-        return merged
+        return interleaved
     }
 
     /// Which elements of `values` (distinct) form one longest strictly increasing subsequence.

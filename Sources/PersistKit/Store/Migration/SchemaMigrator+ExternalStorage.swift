@@ -1,8 +1,8 @@
 import Foundation
 
-extension SchemaChange {
+extension SchemaMapping {
     /// An attribute whose `.externalStorage` a stage turns on or off.
-    struct ExternalStorageChange {
+    struct ExternalStorageToggle {
         let entity: EntityDescription
         let attribute: AttributeDescription
         /// On: large values leave the rows for files; off: every value comes back into its row.
@@ -10,8 +10,8 @@ extension SchemaChange {
     }
 
     /// The attributes of the new model kept from the old one whose `.externalStorage` changes.
-    var externalStorageChanges: [ExternalStorageChange] {
-        var changes: [ExternalStorageChange] = []
+    var externalStorageToggles: [ExternalStorageToggle] {
+        var toggles: [ExternalStorageToggle] = []
         for table in entityTables {
             guard let source = table.source else { continue }
             for (column, origin) in zip(table.entity.columns, table.columns) {
@@ -19,11 +19,11 @@ extension SchemaChange {
                       let previous = source.attribute(named: name) else { continue }
                 let attribute = table.entity.attributes[column.slot]
                 if attribute.allowsExternalStorage != previous.allowsExternalStorage {
-                    changes.append(ExternalStorageChange(entity: table.entity, attribute: attribute, turnsOn: attribute.allowsExternalStorage))
+                    toggles.append(ExternalStorageToggle(entity: table.entity, attribute: attribute, turnsOn: attribute.allowsExternalStorage))
                 }
             }
         }
-        return changes
+        return toggles
     }
 }
 
@@ -37,18 +37,18 @@ extension SchemaMigrator {
     /// - Throws: ``PersistError`` `.externalDataUnavailable` naming the objects whose files are
     ///   missing or damaged when their values must come back into the rows; nothing is changed.
     func moveExternalValues() throws {
-        let changes = change.externalStorageChanges
-        guard !changes.isEmpty else { return }
+        let toggles = mapping.externalStorageToggles
+        guard !toggles.isEmpty else { return }
         let folder = store.externalData
         folder.beginSave()
         do {
-            for change in changes {
-                report((change.turnsOn ? "moving large values of " : "bringing back the values of ")
-                       + "\(change.entity.name).\(change.attribute.name)")
-                if change.turnsOn {
-                    try moveIntoFiles(change, folder)
+            for toggle in toggles {
+                report((toggle.turnsOn ? "moving large values of " : "bringing back the values of ")
+                       + "\(toggle.entity.name).\(toggle.attribute.name)")
+                if toggle.turnsOn {
+                    try moveIntoFiles(toggle, folder)
                 } else {
-                    try moveIntoRows(change, folder)
+                    try moveIntoRows(toggle, folder)
                 }
             }
             try folder.flush()
@@ -59,10 +59,10 @@ extension SchemaMigrator {
         }
     }
 
-    private func moveIntoFiles(_ change: SchemaChange.ExternalStorageChange, _ folder: ExternalDataFolder) throws {
-        let table = SQLName.quote(change.entity.name), column = SQLName.quote(change.attribute.name)
+    private func moveIntoFiles(_ toggle: SchemaMapping.ExternalStorageToggle, _ folder: ExternalDataFolder) throws {
+        let table = SQLName.quote(toggle.entity.name), column = SQLName.quote(toggle.attribute.name)
         let primaryKey = SQLName.quote(SchemaSQL.primaryKey)
-        let threshold = change.attribute.externalStorageThreshold ?? ExternalStorage.defaultThreshold
+        let threshold = toggle.attribute.externalStorageThreshold ?? ExternalStorage.defaultThreshold
         let select = try connection.prepare("SELECT \(primaryKey) FROM \(table) WHERE typeof(\(column)) = 'blob' "
                                             + "AND length(\(column)) > ? ORDER BY \(primaryKey)")
         try select.bind([.integer(Int64(threshold))])
@@ -75,15 +75,15 @@ extension SchemaMigrator {
             try read.bind([.integer(key)])
             guard try read.step(), case .blob(let data) = read.value(at: 0) else { continue }
             read.reset()
-            let reference = try folder.newFile(holding: data, for: "\(change.entity.name).\(change.attribute.name)")
+            let reference = try folder.newFile(holding: data, for: "\(toggle.entity.name).\(toggle.attribute.name)")
             update.reset()
             try update.bind([reference.storedValue, .integer(key)])
             try update.run()
         }
     }
 
-    private func moveIntoRows(_ change: SchemaChange.ExternalStorageChange, _ folder: ExternalDataFolder) throws {
-        let table = SQLName.quote(change.entity.name), column = SQLName.quote(change.attribute.name)
+    private func moveIntoRows(_ toggle: SchemaMapping.ExternalStorageToggle, _ folder: ExternalDataFolder) throws {
+        let table = SQLName.quote(toggle.entity.name), column = SQLName.quote(toggle.attribute.name)
         let primaryKey = SQLName.quote(SchemaSQL.primaryKey)
         let select = try connection.prepare("SELECT \(primaryKey), \(column) FROM \(table) WHERE typeof(\(column)) = 'text' "
                                             + "ORDER BY \(primaryKey)")
@@ -102,16 +102,16 @@ extension SchemaMigrator {
                 try update.bind([.blob(data), .integer(key)])
                 try update.run()
             case .failure(let failure):
-                problems.append((key, failure.error(entity: change.entity.name, attribute: change.attribute.name,
+                problems.append((key, failure.error(entity: toggle.entity.name, attribute: toggle.attribute.name,
                                                     file: folder.filePath(reference), objectIDs: []).message))
             }
         }
         guard !problems.isEmpty else { return }
-        let objects = problems.map { objectID(change.entity.name, $0.key) }
+        let objects = problems.map { objectID(toggle.entity.name, $0.key) }
         throw PersistError(.externalDataUnavailable,
-            "Cannot migrate \(change.entity.name).\(change.attribute.name) to keep its values in the rows: \(problems.count) "
+            "Cannot migrate \(toggle.entity.name).\(toggle.attribute.name) to keep its values in the rows: \(problems.count) "
             + "value\(problems.count == 1 ? "'s file is" : "s' files are") missing or damaged; nothing was changed",
-            entity: change.entity.name, attribute: change.attribute.name, objectIDs: objects,
-            problems: problems.map { "\(change.entity.name) \($0.key): \($0.problem)" }, store: folder.path)
+            entity: toggle.entity.name, attribute: toggle.attribute.name, objectIDs: objects,
+            problems: problems.map { "\(toggle.entity.name) \($0.key): \($0.problem)" }, store: folder.path)
     }
 }

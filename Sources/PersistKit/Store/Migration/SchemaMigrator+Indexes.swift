@@ -26,8 +26,8 @@ extension SchemaMigrator {
     /// Every table of the new model gets exactly its indexes.
     func makeIndexes() throws {
         var expected: [(table: String, indexes: [IndexDefinition], entity: EntityDescription?)] =
-            change.entityTables.map { ($0.entity.name, expectedIndexes(of: $0.entity), $0.entity) }
-        expected += change.joinTables.map { ($0.table.name, [SchemaSQL.index(for: $0.table)], nil) }
+            mapping.entityTables.map { ($0.entity.name, expectedIndexes(of: $0.entity), $0.entity) }
+        expected += mapping.joinTables.map { ($0.table.name, [SchemaSQL.index(for: $0.table)], nil) }
         for table in expected {
             try dropStaleIndexes(on: table.table, expected: table.indexes)
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Carries out one stage's ``SchemaChange`` in SQL, inside the migration's transaction (with
+/// Carries out one stage's ``SchemaMapping`` in SQL, inside the migration's transaction (with
 /// foreign-key enforcement off).
 ///
 /// SQLite's `ALTER TABLE` where it can (a table renamed, columns renamed, added, dropped), the
@@ -13,7 +13,7 @@ final class SchemaMigrator {
     typealias Progress = (_ step: String, _ rowsDone: Int, _ totalRows: Int) -> Void
 
     let connection: SQLiteConnection
-    let change: SchemaChange
+    let mapping: SchemaMapping
     let store: StoreIdentity
     private let progress: Progress?
     private var temporaryNames = 0
@@ -25,9 +25,9 @@ final class SchemaMigrator {
     /// How many rows a copy moves per statement, between progress reports.
     static let copyChunk = 50_000
 
-    init(connection: SQLiteConnection, change: SchemaChange, store: StoreIdentity, progress: Progress?) {
+    init(connection: SQLiteConnection, mapping: SchemaMapping, store: StoreIdentity, progress: Progress?) {
         self.connection = connection
-        self.change = change
+        self.mapping = mapping
         self.store = store
         self.progress = progress
     }
@@ -47,27 +47,27 @@ final class SchemaMigrator {
         var isEmpty: Bool { renames.isEmpty && drops.isEmpty && adds.isEmpty }
     }
 
-    /// Runs the stage's schema change.
+    /// Runs the stage's schema mapping.
     func run() throws {
         // A statement a stage's code left part-way through would keep a table it reads from
         // being dropped: the cache goes (statements are prepared again as needed).
         connection.clearStatementCache()
-        let actions = try change.entityTables.map { try action(for: $0) }
+        let actions = try mapping.entityTables.map { try action(for: $0) }
         totalRows = try rowsToCopy(actions)
         report("dropping removed tables")
-        for name in change.droppedJoinTables + change.droppedEntityTables {
+        for name in mapping.droppedJoinTables + mapping.droppedEntityTables {
             try connection.execute("DROP TABLE \(SQLName.quote(name))")
         }
         try renameTables()
-        for (table, action) in zip(change.entityTables, actions) {
+        for (table, action) in zip(mapping.entityTables, actions) {
             try migrate(table, action)
         }
-        for join in change.joinTables {
+        for join in mapping.joinTables {
             try migrate(join)
         }
         try moveExternalValues()
         try makeIndexes()
-        for table in change.entityTables {
+        for table in mapping.entityTables {
             if let source = table.source, source.name != table.entity.name {
                 try StoreMetadata.copyHighWaterMark(from: source.name, to: table.entity.name, connection)
             }
@@ -86,7 +86,7 @@ final class SchemaMigrator {
     // MARK: Deciding
 
     /// Whether an entity's table is made, altered in place, or copied into a new one.
-    func action(for table: SchemaChange.EntityTable) throws -> TableAction {
+    func action(for table: SchemaMapping.EntityTable) throws -> TableAction {
         guard let source = table.source else { return .create }
         var steps = AlterSteps()
         var used = Set<String>()
@@ -131,10 +131,10 @@ final class SchemaMigrator {
     /// The rows that copies will move: the tables rebuilt, and join tables whose ends swap.
     private func rowsToCopy(_ actions: [TableAction]) throws -> Int {
         var total = 0
-        for (table, action) in zip(change.entityTables, actions) {
+        for (table, action) in zip(mapping.entityTables, actions) {
             if case .rebuild = action, let source = table.source { total += try count(source.name) }
         }
-        for join in change.joinTables where join.swapsEnds {
+        for join in mapping.joinTables where join.swapsEnds {
             if let source = join.source { total += try count(source.name) }
         }
         return total
@@ -152,10 +152,10 @@ final class SchemaMigrator {
     /// it in the other tables' foreign keys.
     private func renameTables() throws {
         var moves: [(old: String, new: String?)] = []
-        for table in change.entityTables {
+        for table in mapping.entityTables {
             if let source = table.source, source.name != table.entity.name { moves.append((source.name, table.entity.name)) }
         }
-        for join in change.joinTables {
+        for join in mapping.joinTables {
             guard let source = join.source else { continue }
             if join.swapsEnds {
                 moves.append((source.name, nil))
@@ -179,7 +179,7 @@ final class SchemaMigrator {
 
     // MARK: Entity tables
 
-    private func migrate(_ table: SchemaChange.EntityTable, _ action: TableAction) throws {
+    private func migrate(_ table: SchemaMapping.EntityTable, _ action: TableAction) throws {
         let entity = table.entity
         switch action {
         case .create:
@@ -218,7 +218,7 @@ final class SchemaMigrator {
 
     /// The copy-table procedure: the new table under a temporary name, the rows copied in
     /// chunks (the progress reports count them), the old table dropped, the new one renamed.
-    private func rebuild(_ table: SchemaChange.EntityTable) throws {
+    private func rebuild(_ table: SchemaMapping.EntityTable) throws {
         let entity = table.entity
         let old = SQLName.quote(entity.name)
         try checkRequiredValues(table)
@@ -231,7 +231,7 @@ final class SchemaMigrator {
 
     /// Copies every row of the table into `temporary`, in primary-key order, a chunk per
     /// statement: each column from its source (an old column, a value, or both).
-    private func copyRows(_ table: SchemaChange.EntityTable, into temporary: String) throws {
+    private func copyRows(_ table: SchemaMapping.EntityTable, into temporary: String) throws {
         var expressions: [String] = []
         var values: [SQLValue] = []
         for origin in table.columns {
@@ -268,7 +268,7 @@ final class SchemaMigrator {
     /// A column becoming required must have a value in every row: an old column's NULLs
     /// without a default to take their place, or a new column without a default in a table
     /// that has rows, fail the migration naming the objects.
-    private func checkRequiredValues(_ table: SchemaChange.EntityTable) throws {
+    private func checkRequiredValues(_ table: SchemaMapping.EntityTable) throws {
         let entity = table.entity
         for (column, origin) in zip(entity.columns, table.columns) where !column.isOptional {
             let condition: String
@@ -302,7 +302,7 @@ final class SchemaMigrator {
 
     // MARK: Join tables
 
-    private func migrate(_ join: SchemaChange.JoinTableChange) throws {
+    private func migrate(_ join: SchemaMapping.JoinTableMapping) throws {
         guard let source = join.source else {
             report("creating \(join.table.name)")
             try connection.execute(SchemaSQL.createTable(for: join.table))

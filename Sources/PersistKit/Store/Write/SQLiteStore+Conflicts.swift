@@ -61,7 +61,7 @@ extension SQLiteStore {
             update.committed.map { !SQLValue.identical(stored.storage[slot], $0[slot]) } ?? true
         }
         var written = update.slots
-        var outcome = StoreWriteResult.Outcome.merged
+        var outcome = StoreWriteResult.Outcome.combined
         if !clashing.isEmpty {
             switch resolution {
             case .fail: return conflict(update, stored: stored, clashing: clashing)
@@ -73,7 +73,7 @@ extension SQLiteStore {
             }
         }
         // Only owned lists changed: the row's version still moves on, as on the plain path.
-        if !written.isEmpty || (update.slots.isEmpty && outcome == .merged) {
+        if !written.isEmpty || (update.slots.isEmpty && outcome == .combined) {
             try overwrite(update, slots: written, assigned, connection)
             change.updated[entity.name, default: []].append(update.key)
         }

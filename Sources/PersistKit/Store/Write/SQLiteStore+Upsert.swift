@@ -50,7 +50,7 @@ extension SQLiteStore {
         var tuples: [SQLValue] = []
         for (position, _, storage) in rows {
             let key = UniquenessKey(storage, slots: slots)
-            // The context merged inserts with equal values into one: each key comes once.
+            // The context folded inserts with equal values into one: each key comes once.
             if key.containsNull || positions.updateValue(position, forKey: key) != nil { continue }
             tuples.append(key.first)
             tuples.append(contentsOf: key.rest)
@@ -74,7 +74,7 @@ extension SQLiteStore {
     /// Writes every column of an upserted insert over the row `key` (the insert's values win,
     /// nil ones too, as Core Data's `NSMergeByPropertyObjectTrumpMergePolicy` does); returns
     /// the row's new version.
-    func mergeRow(_ storage: ContiguousArray<SQLValue>, into key: Int64, of entity: EntityDescription,
+    func upsertRow(_ storage: ContiguousArray<SQLValue>, into key: Int64, of entity: EntityDescription,
                   _ assigned: AssignedKeys, _ connection: SQLiteConnection, _ change: inout StoreChange) throws -> Int64 {
         let slots = Array(entity.columns.indices)
         let statement = try connection.cachedStatement(cachedSQL(.update(ObjectIdentifier(entity), SlotSet(slots), false)) {

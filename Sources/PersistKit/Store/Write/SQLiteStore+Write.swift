@@ -40,7 +40,7 @@ extension SQLiteStore {
             // updates may then run in any order (SQLite checks unique indexes row by row).
             try vacateReassignedUniqueValues(plan.updates, connection)
             conflicts += try updateRows(plan, keys, connection, &change, &result)
-            result.keys = try insertRows(plan.inserts, keys, connection, &change, merged: &result.merged)
+            result.keys = try insertRows(plan.inserts, keys, connection, &change, upserted: &result.upserted)
             let links = try writeLinks(plan.links, keys, skipping: result.discardedOwners, deleted: change.deleted, connection)
             if !keys.appending.isEmpty { result.unlinked = try unlinkOneToOnePartners(plan, keys, connection, &change) }
             if !conflicts.isEmpty { throw conflictError(conflicts) }
@@ -112,10 +112,10 @@ extension SQLiteStore {
                                  [.text(SchemaSQL.highWaterKey(for: entity)), .text(String(key))])
     }
 
-    /// Upserted rows (``AssignedKeys/targets``) update their row instead; `merged` gets each
+    /// Upserted rows (``AssignedKeys/targets``) update their row instead; `upserted` gets each
     /// one's plan position and the row's new version.
     private func insertRows(_ runs: [StoreWritePlan.InsertRun], _ assigned: AssignedKeys, _ connection: SQLiteConnection,
-                            _ change: inout StoreChange, merged: inout [Int: Int64]) throws -> [Int64] {
+                            _ change: inout StoreChange, upserted: inout [Int: Int64]) throws -> [Int64] {
         var position = 0
         for run in runs {
             let entity = run.entity
@@ -125,7 +125,7 @@ extension SQLiteStore {
             for storage in run.rows {
                 if !assigned.targets.isEmpty, let target = assigned.targets[position] {
                     try writer.finish()   // rows are written in the plan's order
-                    merged[position] = try mergeRow(storage, into: target, of: entity, assigned, connection, &change)
+                    upserted[position] = try upsertRow(storage, into: target, of: entity, assigned, connection, &change)
                     position += 1
                     continue
                 }
@@ -148,7 +148,7 @@ extension SQLiteStore {
 
     /// Adds and removes join-table rows; an ordered table's rows of a changed owner are
     /// written again with their positions.
-    /// An upserted or merged insert's links are added to its row's (``AssignedKeys/appending``),
+    /// An upserted or folded insert's links are added to its row's (``AssignedKeys/appending``),
     /// after every other change.
     ///
     /// - Returns: the links as the store changed them, for the save's record: a partner whose
@@ -229,14 +229,14 @@ extension SQLiteStore {
         /// Upserts: plan positions of inserts that update an existing row, and its key.
         var targets: [Int: Int64] = [:]
         /// Temporary keys of inserts whose row already has links when theirs are written (an
-        /// upsert, or an insert merged into another): their links are added, not replacing.
+        /// upsert, or an insert folded into another): their links are added, not replacing.
         var appending = Set<Int64>()
 
-        /// Inserts merged into another insert resolve to its row, and add their links to it.
+        /// Inserts folded into another insert resolve to its row, and add their links to it.
         mutating func alias(_ aliases: [Int64: Int64]) {
-            for (merged, winner) in aliases {
-                byTemporaryKey[merged] = byTemporaryKey[winner]
-                appending.insert(merged)
+            for (folded, winner) in aliases {
+                byTemporaryKey[folded] = byTemporaryKey[winner]
+                appending.insert(folded)
             }
         }
 

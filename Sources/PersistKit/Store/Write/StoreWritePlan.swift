@@ -80,7 +80,7 @@ struct StoreWritePlan {
     /// Entities whose inserted rows update the row they collide with instead (an upsert,
     /// merge policy `.objectTrump`), by entity; empty under `.error`.
     var upserts: [ObjectIdentifier: Upsert] = [:]
-    /// Inserts merged into a later insert of the same save with the same unique values: their
+    /// Inserts folded into a later insert of the same save with the same unique values: their
     /// temporary key → the later one's. They write no row; references to them resolve to the
     /// later one's row, and their owned links are added to it.
     var aliases: [Int64: Int64] = [:]

@@ -5,7 +5,7 @@ struct StoreWriteResult {
     enum Outcome {
         /// Both saves' keys are in the row now (or, keeping the stored values, those of the
         /// keys in conflict): the object takes the row.
-        case merged
+        case combined
         /// Nothing of the object's changes was written (merge policy `.rollback`): the object
         /// drops its changes and takes the row.
         case discarded
@@ -27,7 +27,7 @@ struct StoreWriteResult {
     /// insert that updated a stored row instead (an upsert), that row's.
     var keys: [Int64] = []
     /// The plan positions of the upserted inserts, each with its row's version after the save.
-    var merged: [Int: Int64] = [:]
+    var upserted: [Int: Int64] = [:]
     /// Rows whose one-to-one foreign key the save cleared, by entity name: their partner was
     /// an upserted row, which took another partner from the insert.
     var unlinked: [String: [Int64]] = [:]

@@ -1,7 +1,8 @@
-/// How one migration stage changes the stored schema, from the old model's tables to the new
-/// model's: where each new table's rows and columns come from. The planner (`Migration/`)
-/// computes it by comparing the two models; ``SchemaMigrator`` carries it out in SQL.
-struct SchemaChange {
+/// How one migration stage maps the stored schema from the old model's tables to the new
+/// model's (Core Data's mapping model): where each new table's rows and columns come from.
+/// The planner (`Migration/`) computes it by comparing the two models; ``SchemaMigrator``
+/// carries it out in SQL.
+struct SchemaMapping {
     /// Where the values of a new table column come from, for the rows the store already has.
     enum ColumnSource: Equatable {
         /// The old column of that name, values unchanged.
@@ -24,7 +25,7 @@ struct SchemaChange {
     }
 
     /// A join table of the new model.
-    struct JoinTableChange {
+    struct JoinTableMapping {
         let table: JoinTable
         /// The old model's table holding the same links, or nil for a new relationship.
         let source: JoinTable?
@@ -38,7 +39,7 @@ struct SchemaChange {
     /// Every entity of the new model, in its order.
     let entityTables: [EntityTable]
     /// Every join table of the new model.
-    let joinTables: [JoinTableChange]
+    let joinTables: [JoinTableMapping]
     /// Old entity tables whose entity is gone (their objects go with them).
     let droppedEntityTables: [String]
     /// Old join tables whose relationship is gone.
