@@ -9,6 +9,7 @@ import XCTest
 ///   names exists;
 /// - the context's state is its components': `ManagedObjectContext` stores nothing else, and
 ///   each component's stored state can be changed only by its own methods;
+/// - one type per file, named after it;
 /// - one hash table: the multiplicative hash constant appears in `PersistKitCollections` only.
 ///
 /// Layers, bottom up: the shared vocabulary (top-level files: `PersistError`...), `SQLite/`,
@@ -136,6 +137,25 @@ final class LayeringTests: XCTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: Self.packageRoot
                 .appendingPathComponent("Tests/PersistKitTests/\(component)Tests.swift").path), "\(component) has no tests of its own")
         }
+    }
+
+    /// One type per file, named after it (ARCHITECTURE.md, Where to add a new feature): a file
+    /// of PersistKit or its bottom targets declares at most one top-level type, and its name is
+    /// the file's (extensions and closure typealiases aside).
+    func testEveryTypeIsInAFileNamedAfterIt() throws {
+        var misplaced: [String] = []
+        for target in ["PersistKit", "PersistKitText", "PersistKitCollections"] {
+            let root = Self.packageRoot.appendingPathComponent("Sources/\(target)")
+            for file in try Self.sourceFiles(under: root) {
+                let name = URL(fileURLWithPath: file.path).deletingPathExtension().lastPathComponent
+                let types = Self.matches(#"(?m)^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*(?:class|struct|enum|protocol|actor)\s+(\w+)"#,
+                                         in: Self.code(of: file.text))
+                if types.count > 1 || (types.count == 1 && types[0] != name) {
+                    misplaced.append("\(target)/\(file.path) declares \(types.joined(separator: ", "))")
+                }
+            }
+        }
+        XCTAssertEqual(misplaced, [], "each type goes in a file of its own, named after it")
     }
 
     /// The one open-addressing table: the multiplicative hash lives in PersistKitCollections only.
