@@ -76,11 +76,3 @@ final class LogSink: Sendable {
         return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     }
 }
-
-/// A container's logging settings: its logger (a context may override it) and the settings its
-/// contexts keep whatever their logger.
-struct LogSettings: Sendable {
-    var logger: Logger?
-    var slowStatementThreshold: Duration?
-    var logsValues = false
-}
