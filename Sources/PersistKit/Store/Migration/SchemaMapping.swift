@@ -44,5 +44,4 @@ struct SchemaMapping {
     let droppedEntityTables: [String]
     /// Old join tables whose relationship is gone.
     let droppedJoinTables: [String]
-
 }
