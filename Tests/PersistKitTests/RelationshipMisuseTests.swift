@@ -128,4 +128,72 @@ final class RelationshipMisuseTests: XCTestCase {
         let a = GProject(context: context), b = GProject(context: context)
         expectError(try task.setRelatedObjects([a, b], forKey: "project"), .invalidRequest)
     }
+
+    /// An object whose context is gone (reset, deallocated, or its deletion saved) cannot read
+    /// its relationships: the properties read as empty, and the keyed form throws `.misuse`
+    /// naming the object and the relationship instead of answering "none" (issue 28). Its
+    /// attributes keep the values it last had.
+    func testAnObjectWhoseContextIsGoneNamesItselfWhenItsRelationshipsAreRead() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeGraphContainer(directory)
+        func saveGraph(in context: ManagedObjectContext) throws -> (GProject, GTask, GPlan) {
+            let project = GProject(context: context)
+            project.name = "p\(UUID())"
+            let task = GTask(context: context)
+            task.title = "t"
+            task.project = project
+            let plan = GPlan(context: context)
+            plan.title = "plan"
+            let step = GStep(context: context)
+            step.text = "s"
+            plan.steps = [step]
+            try context.save()
+            return (project, task, plan)
+        }
+        func expectNoContext(_ project: GProject, _ task: GTask, _ plan: GPlan, _ how: String) {
+            XCTAssertNil(project.managedObjectContext, how)
+            XCTAssertEqual(task.title, "t", "\(how): an attribute keeps the object's own value")
+            XCTAssertEqual(try task.value(forKey: "title") as? String, "t", how)
+            XCTAssertNil(task.project, how)
+            XCTAssertEqual(project.tasks, [], how)
+            XCTAssertEqual(plan.steps, [], how)
+            for (object, key) in [(task as ManagedObject, "project"), (project, "tasks"), (plan, "steps"), (task, "tags")] {
+                expectError(try object.relatedObjects(forKey: key), .misuse, "\(how): \(key)") { error in
+                    XCTAssertEqual(error.objectIDs, [object.objectID])
+                    XCTAssertEqual(error.attribute, key)
+                    XCTAssertTrue(error.message.contains("\(object.entity.name).\(key) of \(object.objectID)"), error.message)
+                    XCTAssertTrue(error.message.contains("no context"), error.message)
+                }
+            }
+            expectError(try task.relatedObjects(forKey: "nothing"), .unknownKey, how)
+        }
+
+        let resetContext = container.newContext()
+        let (project, task, plan) = try saveGraph(in: resetContext)
+        XCTAssertEqual(try task.relatedObjects(forKey: "project"), [project], "in its context it reads")
+        resetContext.reset()
+        expectNoContext(project, task, plan, "after reset()")
+
+        var dropped: ManagedObjectContext? = container.newContext()
+        let kept = try saveGraph(in: try XCTUnwrap(dropped))
+        weak let gone = dropped
+        dropped = nil
+        XCTAssertNil(gone, "the context is deallocated")
+        expectNoContext(kept.0, kept.1, kept.2, "after its context was deallocated")
+
+        let deleting = container.newContext()
+        let doomed = try saveGraph(in: deleting)
+        deleting.delete(doomed.0)
+        deleting.delete(doomed.1)
+        deleting.delete(doomed.2)
+        try deleting.save()
+        expectNoContext(doomed.0, doomed.1, doomed.2, "after its deletion was saved")
+
+        let never = GTask(entity: try XCTUnwrap(container.model.entity(named: "GTask")), insertInto: nil)
+        expectError(try never.relatedObjects(forKey: "project"), .misuse, "never inserted")
+
+        let live = container.newContext()
+        let again = try XCTUnwrap(live.existingObject(with: task.objectID) as? GTask)
+        XCTAssertEqual(again.project?.objectID, project.objectID, "fetched again in a live context, it reads")
+    }
 }

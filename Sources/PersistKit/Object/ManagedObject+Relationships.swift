@@ -1,5 +1,6 @@
 extension ManagedObject {
-    /// The object a to-one holds (nil when none, or when the object has no context).
+    /// The object a to-one holds (nil when none, or when the object is in no context: see
+    /// ``relatedObjects(forKey:)``, which throws then).
     @usableFromInline
     final func relatedObject(at index: Int) -> ManagedObject? {
         managedObjectContext?.toOneObject(of: self, relationship: index)
@@ -58,11 +59,20 @@ extension ManagedObject {
     /// ```swift
     /// let tasks = try project.relatedObjects(forKey: "tasks")
     /// ```
-    /// - Throws: ``PersistError`` `.unknownKey` when the entity has no such relationship.
+    /// - Throws: ``PersistError`` `.unknownKey` when the entity has no such relationship,
+    ///   `.misuse` naming the object when it is in no context (its context was reset or
+    ///   deallocated, its deletion was saved, or it was never inserted): a relationship is
+    ///   read through the object's context, and the property reads as empty then.
     public func relatedObjects(forKey key: String) throws -> [ManagedObject] {
         guard let relationship = entity.relationship(named: key) else {
             throw PersistError(.unknownKey, "\(entity.name) has no relationship named \(key)",
                                entity: entity.name, attribute: key, objectIDs: [objectID])
+        }
+        guard managedObjectContext != nil else {
+            throw PersistError(.misuse, "\(entity.name).\(key) of \(objectID) cannot be read: the object is in no context (its "
+                + "context was reset or deallocated, its deletion was saved, or it was never inserted), and relationships are "
+                + "read through the context. Fetch the object again in a live context: context.object(with: id)",
+                entity: entity.name, attribute: key, objectIDs: [objectID])
         }
         if relationship.kind == .toOne { return relatedObject(at: relationship.index).map { [$0] } ?? [] }
         return relatedObjects(at: relationship.index)

@@ -17,7 +17,9 @@
 /// Name the inverse on one side (`inverse:`); the other side finds it. A relationship without
 /// an inverse must say so: `@Relationship(inverse: .none)`. Reading a relationship of a fetched
 /// object loads it then (a fault); a fetch request's `relationshipKeyPathsForPrefetching` loads it
-/// for every fetched object in one query.
+/// for every fetched object in one query. An object whose context is gone (reset, deallocated,
+/// or its deletion saved) reads its relationships as empty, and
+/// ``ManagedObject/relatedObjects(forKey:)`` throws `.misuse` naming it.
 @propertyWrapper
 public struct Relationship<Value: RelationshipValue> {
     let inverse: RelationshipDeclaration.Inverse

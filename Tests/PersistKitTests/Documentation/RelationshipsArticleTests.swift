@@ -45,6 +45,31 @@ enum RelationshipsArticle {
         return (home, task)
     }
 
+    static func readAfterTheContextIsGone(container: PersistentContainer) throws
+        -> (name: String, project: Project?, found: Project?) {
+        let context = container.newContext()
+        let task = TaskItem(context: context)
+        task.name = "Write the report"
+        task.project = Project(context: context)
+        task.project?.name = "Work"
+        try context.save()
+        context.reset()                               // the context lets go of every object
+        let name = task.name                          // "Write the report": its own value
+        let project = task.project                    // nil: no context to read it through
+        do {
+            _ = try task.relatedObjects(forKey: "project")
+            XCTFail("a relationship of an object in no context cannot be read")
+        } catch let error as PersistError where error.code == .misuse {
+            print(error.message)                      // "Task.project of … is in no context …"
+            XCTAssertTrue(error.message.contains("Task.project of \(task.objectID)"), error.message)
+            XCTAssertEqual(error.objectIDs, [task.objectID])
+        }
+        let live = container.newContext()
+        let again = try live.existingObject(with: task.objectID) as? TaskItem
+        let found = again?.project                    // the project, read through a live context
+        return (name, project, found)
+    }
+
     static func relate(_ imported: [TaskItem], to inbox: Project) {
         for task in imported { task.project = inbox }   // one link each
         inbox.tasks = Set(imported)                      // or all at once
@@ -72,5 +97,13 @@ final class RelationshipsArticleTests: XCTestCase {
         XCTAssertEqual(home.tasks, Set(imported))
         XCTAssertTrue(imported.allSatisfy { $0.project === home })
         try context.save()
+    }
+
+    func testAnObjectWhoseContextIsGoneSaysSo() throws {
+        let container = try PersistentContainer(model: try RelationshipsArticle.makeModel(), store: .inMemory)
+        let (name, project, found) = try RelationshipsArticle.readAfterTheContextIsGone(container: container)
+        XCTAssertEqual(name, "Write the report")
+        XCTAssertNil(project)
+        XCTAssertEqual(found?.name, "Work")
     }
 }
