@@ -172,15 +172,16 @@ final class RelationshipBulkLinkTests: XCTestCase {
         let directory = TemporaryDirectory()
         let container = try makeGraphContainer(directory)
         let context = container.newContext()
-        var graph = makeGraph(context, size: 24)
+        let size = 40
+        var graph = makeGraph(context, size: size)
         graph.projects += (2..<4).map { let p = GProject(context: context); p.name = "p\($0)"; return p }
         graph.tags.append(GTag(context: context))
         graph.tags[2].label = "g2"
         graph.plans.append(GPlan(context: context))
         graph.plans[2].title = "l2"
         var model = Model()
-        for task in 0..<2 { model.project[task] = 1; model.tags[task] = [1] }
-        for step in 0..<2 { model.plan[step] = 1; model.position[step] = Int64(step) }
+        for task in 0..<size / 10 { model.project[task] = 1; model.tags[task] = [1] }
+        for step in 0..<size / 10 { model.plan[step] = 1; model.position[step] = Int64(step) }
         var saved: Model?
         if Bool.random(using: &random) {
             try context.save()
@@ -211,7 +212,7 @@ final class RelationshipBulkLinkTests: XCTestCase {
         let tag = Int.random(in: 0..<graph.tags.count, using: &random)
         let plan = Int.random(in: 0..<graph.plans.count, using: &random)
         let stepIndex = Int.random(in: 0..<graph.steps.count, using: &random)
-        switch Int.random(in: 0..<17, using: &random) {
+        switch Int.random(in: 0..<23, using: &random) {
         case 0: graph.tasks[task].project = graph.projects[project]; model.project[task] = project
         case 1: graph.tasks[task].project = nil; model.project[task] = nil
         case 2: graph.projects[project].tasks.insert(graph.tasks[task]); model.project[task] = project
@@ -242,6 +243,18 @@ final class RelationshipBulkLinkTests: XCTestCase {
         case 14:
             // Reads load lists, which later links then keep current.
             _ = graph.projects[project].tasks.count + graph.tags[tag].tasks.count + graph.plans[plan].steps.count
+        case 17: graph.projects[project].$tasks.insert(graph.tasks[task]); model.project[task] = project
+        case 18:
+            graph.projects[project].$tasks.remove(graph.tasks[task])
+            if model.project[task] == project { model.project[task] = nil }
+        case 19: graph.tags[tag].$tasks.insert(graph.tasks[task]); model.tags[task, default: []].insert(tag)
+        case 20: graph.tasks[task].$tags.remove(graph.tags[tag]); model.tags[task]?.remove(tag)
+        case 21:
+            graph.plans[plan].$steps.insert(graph.steps[stepIndex])
+            if model.plan[stepIndex] != plan { setPlan(of: stepIndex, plan, &model, graph) }
+        case 22:
+            graph.plans[plan].$steps.remove(graph.steps[stepIndex])
+            if model.plan[stepIndex] == plan { setPlan(of: stepIndex, nil, &model, graph) }
         case 15:
             if Int.random(in: 0..<3, using: &random) == 0 {
                 XCTAssertNoThrow(try context.save())

@@ -32,6 +32,16 @@ extension ManagedObject {
         }
     }
 
+    /// Links or unlinks one object of a relationship (`project.$tasks.insert(task)`); the
+    /// context keeps the inverse. In no context, a link is refused as an assignment is.
+    final func setLink(_ member: ManagedObject, at index: Int, linked: Bool) {
+        guard let context = managedObjectContext else {
+            if linked { setRelatedObjects([member], at: index) }
+            return
+        }
+        context.setLink(member, of: self, relationship: index, linked: linked)
+    }
+
     /// Sets a to-one to `target` (or nil), as `setRelatedObjects` with at most one object.
     final func setRelatedObject(_ target: ManagedObject?, at index: Int) {
         guard let context = managedObjectContext else { return setRelatedObjects(target.map { [$0] } ?? [], at: index) }

@@ -12,6 +12,7 @@
 ///     @Relationship(deleteRule: .cascade) var tasks: Set<TaskItem>   // inverse: TaskItem.project
 /// }
 /// task.project = home          // home.tasks now contains task, at once
+/// home.$tasks.insert(other)    // links one more task without making the set (RelationshipLinks)
 /// ```
 ///
 /// Name the inverse on one side (`inverse:`); the other side finds it. A relationship without
@@ -77,6 +78,23 @@ public struct Relationship<Value: RelationshipValue> {
         get { Value.relationshipValue([]) }
         // swiftlint:disable:next unused_setter_value
         set { _ = newValue }
+    }
+
+    /// A relationship's links are changed through its object: `project.$tasks.insert(task)`
+    /// (see ``RelationshipLinks``); this accessor is never used.
+    @available(*, unavailable, message: "@Relationship can only be used in ManagedObject subclasses")
+    public var projectedValue: RelationshipLinks<Value.Destination> {
+        preconditionFailure("@Relationship can only be used in ManagedObject subclasses")
+    }
+
+    /// The relationship's links, one object at a time: `project.$tasks.insert(task)` links one
+    /// object without making the set of those it holds (see ``RelationshipLinks``).
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        projected projectedKeyPath: KeyPath<Object, RelationshipLinks<Value.Destination>>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Relationship<Value>>
+    ) -> RelationshipLinks<Value.Destination> {
+        RelationshipLinks(object: object, index: object.entity.relationshipIndex(for: storageKeyPath))
     }
 
     /// Reads and writes the relationship through the object's context, which keeps the inverse.

@@ -2,8 +2,15 @@
 /// or their temporary keys negated while they are unsaved), in order.
 final class ToManyContents {
     @exclusivity(unchecked) var references: [Int64] {
-        didSet { value = nil }
+        didSet {
+            value = nil
+            memberIndex = nil
+        }
     }
+    /// Each reference's index in `references`, made when one link of a long list is looked up
+    /// (`project.$tasks.insert(task)`) and kept by the edits of one link, so that the next ones
+    /// find their member at once; any other change of `references` drops it.
+    @exclusivity(unchecked) var memberIndex: [Int64: Int]?
     /// The owning side's list as saved, kept from its first change until save or rollback.
     @exclusivity(unchecked) var committed: [Int64]?
     /// For a side derived from the other one: the context's graph generation it was computed
@@ -27,6 +34,12 @@ final class ToManyContents {
     /// deleted: every deletion, and every object leaving the context, starts a new generation,
     /// so reading the list again within one needs no look at each object.
     @exclusivity(unchecked) var checkedGeneration = -1
+
+    /// Where the buffers of `references` and `objects` are, to tell when an edit moved them.
+    var bufferAddresses: (UnsafeRawPointer?, UnsafeRawPointer?) {
+        (references.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
+         objects?.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) })
+    }
 
     init(references: [Int64], generation: Int, objects: [ManagedObject]? = nil) {
         self.references = references

@@ -71,8 +71,12 @@ enum RelationshipsArticle {
     }
 
     static func relate(_ imported: [TaskItem], to inbox: Project) {
-        for task in imported { task.project = inbox }   // one link each
-        inbox.tasks = Set(imported)                      // or all at once
+        for task in imported { inbox.$tasks.insert(task) }   // one link each, whatever inbox holds
+        XCTAssertEqual(inbox.tasks, Set(imported))
+        for task in imported { task.project = inbox }        // the same, from the to-one side
+        inbox.$tasks.remove(imported[0])                     // one unlink
+        XCTAssertNil(imported[0].project)
+        inbox.tasks = Set(imported)                          // or all at once
     }
 }
 

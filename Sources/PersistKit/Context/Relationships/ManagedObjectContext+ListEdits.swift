@@ -20,7 +20,9 @@ extension ManagedObjectContext {
                    to new: ManagedObject?, position: SQLValue) {
         guard case .inverseForeignKey(_, _, let positionSlot) = inverse.storage else { return }
         let member = reference(to: child)
-        if let old, let contents = currentList(of: old, relationship: inverse.index) { removeMember(member, from: contents) }
+        if let old, let contents = currentList(of: old, relationship: inverse.index) {
+            removeMember(member, from: contents, ordered: positionSlot != nil)
+        }
         guard let new, let contents = currentList(of: new, relationship: inverse.index) else { return }
         guard let positionSlot else { return appendMember(member, child, to: contents) }
         let place: Int64 = if case .integer(let value) = position { value } else { .max }
@@ -65,28 +67,77 @@ extension ManagedObjectContext {
         guard inverse.kind != .orderedToMany else { partner.related?.toMany[inverse.index] = nil; return }
         let member = reference(to: owner)
         if !linked {
-            removeMember(member, from: contents)
-        } else if !contents.references.contains(member) {
+            removeMember(member, from: contents, ordered: false)
+        } else if memberPosition(member, in: contents) == nil {
             appendMember(member, owner, to: contents)
         }
     }
 
+    /// Where `member` is in a list: a scan of a short list; for a long one, its member index
+    /// (made the first time, then kept by the edits of one link).
+    func memberPosition(_ member: Int64, in contents: ToManyContents) -> Int? {
+        if let index = contents.memberIndex { return index[member] }
+        graph.countListEditVisits(contents.references.count)
+        guard contents.references.count >= 16 else { return contents.references.lastIndex(of: member) }
+        var index = [Int64: Int](minimumCapacity: contents.references.count)
+        for (position, reference) in contents.references.enumerated() { index[reference] = position }
+        contents.memberIndex = index
+        return index[member]
+    }
+
     /// Adds a reference (and its object, while the objects match the references one for one).
-    private func appendMember(_ member: Int64, _ object: ManagedObject, to contents: ToManyContents) {
+    func appendMember(_ member: Int64, _ object: ManagedObject, to contents: ToManyContents) {
         let matched = contents.objects?.count == contents.references.count
+        let buffers = contents.bufferAddresses
+        defer { countMovedBuffers(of: contents, from: buffers) }
+        // Taken out while `references` changes (which drops it), so it is changed in place.
+        var index = contents.memberIndex
+        contents.memberIndex = nil
         contents.references.append(member)
+        index?[member] = contents.references.count - 1
+        contents.memberIndex = index
         if matched { contents.objects?.append(object) } else { contents.objects = nil }
         contents.isDense = false
     }
 
-    /// Takes a reference (and its object) out of a list; the others keep their order.
-    private func removeMember(_ member: Int64, from contents: ToManyContents) {
-        guard let index = contents.references.lastIndex(of: member) else { return }
+    /// Takes a reference (and its object) out of a list. An ordered list's others keep their
+    /// order; in a long unordered one, whose order means nothing, the last takes its place.
+    func removeMember(_ member: Int64, from contents: ToManyContents, ordered: Bool) {
+        guard let position = memberPosition(member, in: contents) else { return }
         let matched = contents.objects?.count == contents.references.count
+        let buffers = contents.bufferAddresses
+        defer { countMovedBuffers(of: contents, from: buffers) }
+        let last = contents.references.count - 1
         // Positions 0, 1, 2... stay so only when the last one goes.
-        if index != contents.references.count - 1 { contents.isDense = false }
-        contents.references.remove(at: index)
-        if matched { contents.objects?.remove(at: index) } else { contents.objects = nil }
+        if position != last { contents.isDense = false }
+        var index = contents.memberIndex
+        contents.memberIndex = nil
+        if index != nil, !ordered, position != last {
+            let moved = contents.references[last]
+            contents.references.swapAt(position, last)
+            contents.references.removeLast()
+            index?[moved] = position
+            if matched {
+                contents.objects?.swapAt(position, last)
+                contents.objects?.removeLast()
+            }
+        } else {
+            contents.references.remove(at: position)
+            if position != last { index = nil }
+            if matched { contents.objects?.remove(at: position) }
+        }
+        if !matched { contents.objects = nil }
+        index?[member] = nil
+        contents.memberIndex = index
+    }
+
+    /// Counts a list's elements as visited when an edit moved its buffers: a reallocation as
+    /// the list grows (a constant per element over all appends), or a copy of a buffer another
+    /// value shared, which would cost one pass over the list per link.
+    private func countMovedBuffers(of contents: ToManyContents, from before: (UnsafeRawPointer?, UnsafeRawPointer?)) {
+        let after = contents.bufferAddresses
+        if after.0 != before.0 { graph.countListEditVisits(contents.references.count) }
+        if after.1 != before.1 { graph.countListEditVisits(contents.objects?.count ?? 0) }
     }
 
     // MARK: Editing an owned list
@@ -155,7 +206,9 @@ extension ManagedObjectContext {
                                              change: (_ held: [ManagedObject], _ kept: Value?) -> ToManyChange?) {
         if let contents = currentList(of: object, relationship: index), contents.objects != nil {
             // The objects are not held past the comparison: appending to the list then needs no copy.
-            let change = change(toManyObjects(of: object, relationship: index), contents.value as? Value)
+            let held = toManyObjects(of: object, relationship: index)
+            graph.countListEditVisits(held.count)
+            let change = change(held, contents.value as? Value)
             if object.related?.toMany[index] === contents, let change {
                 switch applyToManyChange(of: object, relationship: index, contents, change) {
                 case .applied:
@@ -216,7 +269,7 @@ extension ManagedObjectContext {
         }
     }
 
-    private func clearProblem(of object: ManagedObject, relationship index: Int) {
+    func clearProblem(of object: ManagedObject, relationship index: Int) {
         if object.related?.problems[index] != nil { object.related?.problems[index] = nil }
     }
 }

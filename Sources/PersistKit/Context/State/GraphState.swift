@@ -16,6 +16,15 @@ struct GraphState {
     private(set) var generation = 0
     private var listOwners: [ManagedObject] = []
     private var listOwnersGeneration = -1
+    /// How many list elements the edits of to-many lists have looked at or copied (buffer
+    /// moves included), for the tests that count what one link costs (`RelationshipLinksTests`).
+    private(set) var listEditVisits = 0
+
+    /// An edit of a to-many list looked at or copied `count` of its elements.
+    @inline(__always)
+    mutating func countListEditVisits(_ count: Int) {
+        listEditVisits &+= count
+    }
 
     /// A relationship may have changed: every derived list is computed again when next read.
     @inline(__always)
