@@ -62,6 +62,49 @@ final class ChangeReportingExactnessTests: XCTestCase {
                        orphans.current.flatMap { $0 })
     }
 
+    /// One save inserts a task and deletes a project that held tasks refer to (`.noAction`,
+    /// and one way): SQLite clears those references and the context reads the rows again, and
+    /// a limited controller refetches on hearing of it. The inserted task is the one instance
+    /// of its row throughout: the refetch finds it, not a second object for the same row.
+    func testAnInsertSavedWithAClearedReferenceStaysOneInstance() throws {
+        let container = try PersistentContainer(model: try ManagedObjectModel(entities: [NAProject.self, NATask.self]),
+                                                store: .sqlite(directory.file("noaction.sqlite")))
+        let context = container.newContext()
+        let p = NAProject(context: context)
+        p.name = "p"
+        let held = NATask(context: context), reviewed = NATask(context: context)
+        held.title = "b"
+        held.project = p
+        reviewed.title = "c"
+        reviewed.reviewer = p
+        try context.save()
+        var request = FetchRequest<NATask>(sortBy: [FetchSortDescriptor(\.title)])
+        request.fetchLimit = 10
+        let limited = try ResultsWatcher(FetchedResultsController(fetchRequest: request, context: context))
+
+        let inserted = NATask(context: context)
+        inserted.title = "a"
+        context.delete(p)
+        context.processPendingChanges()
+        let temporaryID = inserted.objectID
+        try context.save()
+
+        XCTAssertNil(held.project)
+        XCTAssertNil(reviewed.reviewer)
+        let fetched = try context.fetch(FetchRequest<NATask>(predicate: \.title == "a"))
+        XCTAssertTrue(fetched.first === inserted, "the row's object is the inserted one")
+        XCTAssertTrue(limited.controller.fetchedObjects.first === inserted, "the controller holds the inserted object")
+        XCTAssertEqual(limited.controller.fetchedObjects.map(\.title), ["a", "b", "c"])
+        // The replayed rows keep the ID the insert was reported with (no change set reports a
+        // new ID, as in Core Data); the saved rows are where they were.
+        XCTAssertEqual(limited.mirror, [[temporaryID] + limited.current[0].dropFirst()])
+        XCTAssertEqual(limited.problems, [])
+        inserted.title = "renamed"
+        XCTAssertTrue(context.hasChanges, "a change to the inserted object is tracked")
+        try context.save()
+        XCTAssertEqual(try container.newContext().fetch(FetchRequest<NATask>(predicate: \.title == "renamed")).count, 1)
+    }
+
     // MARK: History never names a row that is gone
 
     /// A context read a tag's list before another context's batch delete took one of its

@@ -64,12 +64,15 @@ extension ManagedObjectContext {
                                                                  updates: pending.updates) }
         let plain = upserts == nil && result.upserted.isEmpty && result.settled.isEmpty
         var saved = didSave(pending, upserts, result, registeringInserts: !plain)
-        if !result.clearedReferences.isEmpty { rereadClearedReferences(result.clearedReferences) }
         if plain {
             pending = PendingSave(inserts: [], updates: [], deletes: [], deletedElsewhere: [])
             registerHeldObjects(&saved)
-            return
         }
+        // After the inserts are registered: observers that hear of the cleared references may
+        // read the inserted rows again (a limited controller refetches), and must find the
+        // inserted objects, not make second ones.
+        if !result.clearedReferences.isEmpty { rereadClearedReferences(result.clearedReferences) }
+        if plain { return }
         if let upserts, !result.upserted.isEmpty || !upserts.folded.isEmpty {
             absorbUpserts(upserts, result)
             processPendingChanges()   // observers see upserted and folded inserts leave, at once
