@@ -55,8 +55,11 @@ final class PendingNoticeTests: XCTestCase {
         notice.cancelUpdate(a)
         notice.queueInsert(b)
         notice.queueDeletedKeys([4, 5], of: "E")
+        notice.queueChangedBackLists(a, [0: [1, 2]])
         notice.invalidateAll()
+        XCTAssertEqual(notice.changedBackLists.count, 1)
         notice.discard()
+        XCTAssertTrue(notice.changedBackLists.isEmpty, "a reset forgets the lists to compare")
         XCTAssertTrue(notice.isEmpty)
         XCTAssertFalse(b.insertUnprocessed)
         notice.queueDeletedKeys([9], of: "E")
@@ -64,5 +67,16 @@ final class PendingNoticeTests: XCTestCase {
         XCTAssertEqual(changes.deletedKeys, ["E": [9]])
         XCTAssertFalse(changes.invalidatedAll)
         XCTAssertTrue(changes.updated.isEmpty)
+    }
+
+    func testChangedBackListsAreTakenOnce() {
+        var notice = PendingNotice()
+        let a = object(), b = object()
+        notice.queueChangedBackLists(a, [0: [1]])
+        notice.queueChangedBackLists(b, [1: []])
+        XCTAssertFalse(notice.isEmpty)
+        XCTAssertEqual(notice.takeChangedBackLists().map { ObjectIdentifier($0.object) }, [ObjectIdentifier(a), ObjectIdentifier(b)])
+        XCTAssertTrue(notice.takeChangedBackLists().isEmpty)
+        XCTAssertTrue(notice.isEmpty)
     }
 }

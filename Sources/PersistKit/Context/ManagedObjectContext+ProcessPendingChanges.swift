@@ -16,7 +16,11 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         guard !observers.isDelivering else { return }
         if automaticallyMergesChanges { mergeChangesFromStore() }
-        if !pendingNotice.partners.isEmpty { queueChangedPartners() }
+        // Comparing lists and resolving partners read objects, which may queue more of both.
+        while !pendingNotice.changedBackLists.isEmpty || !pendingNotice.partners.isEmpty {
+            if !pendingNotice.changedBackLists.isEmpty { noteChangedBackLists() }
+            if !pendingNotice.partners.isEmpty { queueChangedPartners() }
+        }
         guard !pendingNotice.isEmpty else { return }
         guard !observers.isEmpty else {
             // Nobody to tell: forget the queue without building a notice.

@@ -256,10 +256,18 @@ extension ManagedObjectContext {
         pendingNotice.queueUpdate(object, slots: slots)
         if let related = object.related {
             // Loaded relationships may be stale now; lists with local changes stay (a list
-            // changed and changed back has none: kept, it would hide the store's list).
+            // changed and changed back has none: kept, it would hide the store's list). What
+            // such a list held is compared with the store's before the next notice (not now: a
+            // read is under way), as other contexts may have changed it meanwhile.
             related.toOne.removeAll()
-            related.toMany = related.toMany.filter { $0.value.committed != nil && $0.value.committed != $0.value.references }
+            var changedBack: [Int: [Int64]] = [:]
+            related.toMany = related.toMany.filter { index, contents in
+                guard let committed = contents.committed else { return false }
+                if committed == contents.references { changedBack[index] = committed }
+                return committed != contents.references
+            }
             graph.advance()
+            if !changedBack.isEmpty { pendingNotice.queueChangedBackLists(object, changedBack) }
         } else if !object.entity.relationships.isEmpty || model.hasRelationships {
             graph.advance()
         }

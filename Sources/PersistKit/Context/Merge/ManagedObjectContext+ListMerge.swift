@@ -56,4 +56,21 @@ extension ManagedObjectContext {
             noteListPartners(of: object, relationship: index, from: old, to: stored)
         }
     }
+
+    /// Reports the lists a refresh let go of (changed here and changed back, queued by
+    /// `noteRefreshed`) where the store's differ from what they held. An object deleted since
+    /// (here or elsewhere) is reported as such; the partners it held lose it.
+    func noteChangedBackLists() {
+        let queued = pendingNotice.takeChangedBackLists()
+        guard !observers.isEmpty else { return }   // nobody heard the old lists
+        for (object, lists) in queued where object.managedObjectContext === self {
+            guard !object.deletedFlag else {
+                for (index, old) in lists.sorted(by: { $0.key < $1.key }) {
+                    noteListPartners(of: object, relationship: index, from: old, to: [])
+                }
+                continue
+            }
+            noteStoredListChanges(of: object, from: lists)
+        }
+    }
 }

@@ -26,7 +26,7 @@ struct PendingNotice: ~Copyable {
     private(set) var deletedKeys: [String: [Int64]] = [:]
 
     var isEmpty: Bool {
-        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !invalidatedAll && deletedKeys.isEmpty && partners.isEmpty
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !invalidatedAll && deletedKeys.isEmpty && partners.isEmpty && changedBackLists.isEmpty
     }
 
     /// Queues the deletion of rows the context did not hold.
@@ -47,6 +47,22 @@ struct PendingNotice: ~Copyable {
     /// resolved before the notice.
     mutating func queuePartner(_ entity: EntityDescription, reference: Int64, relationship: Int) {
         partners.append((entity, reference, relationship))
+    }
+
+    /// Owned lists changed here and changed back that a refresh let go, by relationship index,
+    /// with the references they held (what observers last heard): compared with the store's
+    /// lists once the read under way is done, since other contexts may have changed those.
+    private(set) var changedBackLists: [(object: ManagedObject, lists: [Int: [Int64]])] = []
+
+    /// Queues `object`'s lists let go, to be compared with the store's before the notice.
+    mutating func queueChangedBackLists(_ object: ManagedObject, _ lists: [Int: [Int64]]) {
+        changedBackLists.append((object, lists))
+    }
+
+    /// The queued lists let go, leaving none.
+    mutating func takeChangedBackLists() -> [(object: ManagedObject, lists: [Int: [Int64]])] {
+        defer { changedBackLists.removeAll() }
+        return changedBackLists
     }
 
     /// The queued partners, leaving none.
@@ -132,5 +148,6 @@ struct PendingNotice: ~Copyable {
         deletedKeys.removeAll()
         invalidatedAll = false
         partners.removeAll()
+        changedBackLists.removeAll()
     }
 }
