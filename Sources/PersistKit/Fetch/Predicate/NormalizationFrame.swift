@@ -32,19 +32,32 @@ struct NormalizationFrame {
         switch results.count {
         case 0: return .constant(kind)
         case 1: return results[0]
-        default: return kind ? .and(results) : .or(NormalizationFrame.mergingEqualities(results))
+        default:
+            return kind ? .and(NormalizationFrame.mergingEqualities(results, negated: true))
+                : .or(NormalizationFrame.mergingEqualities(results, negated: false))
         }
     }
 
-    /// `a == 1 OR a == 2 OR a IN {3}` as `a IN {1, 2, 3}`: one expression however many values,
-    /// which SQLite answers with one index lookup. Each list takes the place of its first term.
-    private static func mergingEqualities(_ terms: [PredicateNode]) -> [PredicateNode] {
+    /// `a == 1 OR a == 2 OR a IN {3}` as `a IN {1, 2, 3}`, and in an AND (`negated`)
+    /// `a != 1 AND a != 2 AND NOT a IN {3}` as `NOT a IN {1, 2, 3}`: one expression however many
+    /// values, which SQLite answers with one index lookup per value. Each list takes the place
+    /// of its first term.
+    private static func mergingEqualities(_ terms: [PredicateNode], negated: Bool) -> [PredicateNode] {
+        /// The attribute and values of a term that merges, nil for others.
+        func members(_ term: PredicateNode) -> (String, [SQLValue])? {
+            // `NOT a != 1` is `a == 1` exactly: comparisons are two-valued.
+            switch (term, negated) {
+            case (.compare(let name, .equal, let value), false), (.not(.compare(let name, .notEqual, let value)), false),
+                 (.compare(let name, .notEqual, let value), true), (.not(.compare(let name, .equal, let value)), true):
+                return (name, [value])
+            case (.inList(let name, let values), false), (.not(.inList(let name, let values)), true):
+                return (name, values)
+            default: return nil
+            }
+        }
         var counts: [String: Int] = [:]
         for term in terms {
-            switch term {
-            case .compare(let name, .equal, _), .inList(let name, _): counts[name, default: 0] += 1
-            default: break
-            }
+            if let (name, _) = members(term) { counts[name, default: 0] += 1 }
         }
         guard counts.values.contains(where: { $0 > 1 }) else { return terms }
         var lists: [String: [SQLValue]] = [:]
@@ -52,15 +65,7 @@ struct NormalizationFrame {
         var combined: [PredicateNode] = []
         combined.reserveCapacity(terms.count)
         for term in terms {
-            let name: String, values: [SQLValue]
-            switch term {
-            case .compare(let attribute, .equal, let value): (name, values) = (attribute, [value])
-            case .inList(let attribute, let list): (name, values) = (attribute, list)
-            default:
-                combined.append(term)
-                continue
-            }
-            guard let count = counts[name], count > 1 else {
+            guard let (name, values) = members(term), let count = counts[name], count > 1 else {
                 combined.append(term)
                 continue
             }
@@ -71,7 +76,8 @@ struct NormalizationFrame {
             lists[name, default: []].append(contentsOf: values)
         }
         for (name, slot) in slots {
-            combined[slot] = .inList(attribute: name, lists[name] ?? [])
+            let list = PredicateNode.inList(attribute: name, lists[name] ?? [])
+            combined[slot] = negated ? .not(list) : list
         }
         return combined
     }

@@ -6,6 +6,7 @@ extension PredicateNode {
     /// - `NOT` only wraps comparisons (pushed down with De Morgan's laws, exact in two-valued logic);
     /// - constants are folded away (the result is a constant only when the whole predicate is);
     /// - in an OR, `==` comparisons and `IN` lists on the same attribute become one `IN` list;
+    ///   in an AND, `!=` comparisons and `NOT IN` lists become one `NOT IN` list;
     /// - groups nest at most ``maximumNesting`` levels, so later passes may recurse.
     ///
     /// Works with explicit stacks, in time linear in the size of the tree however deep it is.

@@ -107,16 +107,22 @@ enum PredicateSemantics {
         return EqualityKey(stored).map(keys.contains) ?? false
     }
 
-    /// SQL: `column IN (...)` for the values, `OR column IS NULL` when nil is among them.
+    /// SQL: `column IN (...)` for the values, `OR column IS NULL` when nil is among them. A long
+    /// list is one JSON array, `column IN (SELECT value FROM json_each(?))`
+    /// (``jsonList(_:)``), which SQLite looks up member by member through the column's index.
     static func inListSQL(_ column: String, isOptional: Bool, _ values: [SQLValue], bind: Bind) -> SQLFragment {
         let nonNull = values.filter { !$0.isNull }
         let matchesNull = values.count != nonNull.count
         var parts: [String] = []
         if !nonNull.isEmpty {
             var list = ""
-            for (offset, value) in nonNull.enumerated() {
-                if offset > 0 { list += ", " }
-                list += bind(value)
+            if let json = jsonList(nonNull) {
+                list = "SELECT value FROM json_each(\(bind(json)))"
+            } else {
+                for (offset, value) in nonNull.enumerated() {
+                    if offset > 0 { list += ", " }
+                    list += bind(value)
+                }
             }
             parts.append(isOptional ? "(\(column) IS NOT NULL AND \(column) IN (\(list)))" : "(\(column) IN (\(list)))")
         }

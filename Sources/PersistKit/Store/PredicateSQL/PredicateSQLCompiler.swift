@@ -99,7 +99,7 @@ struct PredicateSQLCompiler {
             }
         case .not(let inner): return size(of: inner)
         case .constant: return (0, 0)
-        case .inList(_, let values): return (1, values.count)
+        case .inList(_, let values): return (1, PredicateSemantics.writesAsJSONList(values) ? 1 : values.count)
         case .relationship(let relationship):
             let inner = relationship.inner.map(size(of:)) ?? (comparisons: 0, values: 0)
             return (inner.comparisons + 1, inner.values + 1)
