@@ -5,7 +5,7 @@ import XCTest
 
 /// Corners where changes were reported inexactly (notes of earlier stops, issue 30.2): a
 /// `.noAction` delete elsewhere and the partners of a derived list; history naming a row that
-/// is gone; `refresh(_:mergeChanges: true)`.
+/// is gone; `refresh(_:mergeChanges: true)`; a save settled against another save.
 final class ChangeReportingExactnessTests: XCTestCase {
     private var directory = TemporaryDirectory()
 
@@ -219,5 +219,174 @@ final class ChangeReportingExactnessTests: XCTestCase {
         XCTAssertTrue(task.project === q)
         XCTAssertEqual(q.tasks.map(\.title), ["renamed"])
         XCTAssertEqual(p.tasks.count, 0)
+    }
+
+    // MARK: A save settled against another save
+
+    /// tasks t1, t2, t3 (t3 in project p, tagged red), in a context watched by controllers over
+    /// undone tasks by title, over tagged tasks, and over projects with two tasks or more.
+    private func settleGraph() throws -> (container: PersistentContainer, context: ManagedObjectContext,
+                                          undone: ResultsWatcher<GTask>, tagged: ResultsWatcher<GTask>, busy: ResultsWatcher<GProject>) {
+        let container = try makeGraphContainer(directory)
+        let seeding = container.newContext()
+        let p = GProject(context: seeding)
+        p.name = "p"
+        let red = GTag(context: seeding)
+        red.label = "red"
+        for title in ["t1", "t2", "t3"] {
+            let task = GTask(context: seeding)
+            task.title = title
+            if title == "t3" {
+                task.project = p
+                task.tags = [red]
+            }
+        }
+        try seeding.save()
+        let context = container.newContext()
+        return (container, context,
+                try ResultsWatcher(FetchedResultsController(fetchRequest: FetchRequest<GTask>(
+                    predicate: try .init(format: "done == NO"), sortBy: [FetchSortDescriptor(\.title)]), context: context)),
+                try ResultsWatcher(FetchedResultsController(fetchRequest: FetchRequest<GTask>(
+                    predicate: try .init(format: "tags.@count >= 1"), sortBy: [FetchSortDescriptor(\.title)]), context: context)),
+                try ResultsWatcher(FetchedResultsController(fetchRequest: FetchRequest<GProject>(
+                    predicate: try .init(format: "tasks.@count >= 2"), sortBy: [FetchSortDescriptor(\.name)]), context: context)))
+    }
+
+    /// Renamed here, marked done there: the save settles t3's row (the keys combined), and the
+    /// controllers hear exactly that t3 is done (it leaves the undone tasks, and is updated in
+    /// the tagged ones) and nothing else; no notice says "refetch everything".
+    func testASaveSettledAgainstAnotherSaveReportsTheExactChange() throws {
+        let (container, context, undone, tagged, busy) = try settleGraph()
+        let t3 = try XCTUnwrap(context.fetch(FetchRequest<GTask>(predicate: \.title == "t3")).first)
+        t3.title = "a3"
+        context.processPendingChanges()
+        XCTAssertEqual(undone.controller.fetchedObjects.map(\.title), ["a3", "t1", "t2"])
+        let changesBefore = undone.changes.count
+
+        let other = container.newContext()
+        try XCTUnwrap(other.fetch(FetchRequest<GTask>(predicate: \.title == "t3")).first).done = true
+        try other.save()
+        try context.save()
+
+        XCTAssertEqual(t3.title, "a3")
+        XCTAssertTrue(t3.done, "the other save's key, combined")
+        XCTAssertEqual(undone.controller.fetchedObjects.map(\.title), ["t1", "t2"])
+        let settled = Array(undone.changes.dropFirst(changesBefore))
+        XCTAssertEqual(settled.map(\.deletedRows), [[IndexPath(item: 0, section: 0)]], "\(settled)")
+        XCTAssertEqual(settled.map { $0.insertedRows + $0.updatedRows.map(\.to) + $0.movedRows.map(\.to) }, [[]])
+        XCTAssertEqual(undone.invalidations + tagged.invalidations + busy.invalidations, 0, "exact, not refetched")
+        XCTAssertEqual(tagged.changes.count, 2, "the rename, then t3 done")
+        XCTAssertEqual(tagged.changes.last.map { $0.updatedRows.map(\.to) }, [IndexPath(item: 0, section: 0)])
+        XCTAssertEqual(tagged.changes.last.map { $0.insertedRows + $0.deletedRows + $0.movedRows.map(\.to) }, [])
+        XCTAssertEqual(busy.changes.count, 0)
+        try assertAgree(undone, tagged, busy, context)
+    }
+
+    /// Both saves link tasks to red (its list is owned: the join table's rows are red's), and
+    /// the other save moves t1 and t3 to a new project: red's row is settled, and the store's
+    /// list holds both saves' links. The controllers over tasks and projects hear exactly what
+    /// the store's lists now hold, t2 tagged by the other save too.
+    func testASaveSettledAgainstAnotherSavesLinksReportsThem() throws {
+        let (container, context, undone, tagged, busy) = try settleGraph()
+        let tasks = try context.fetch(FetchRequest<GTask>(sortBy: [FetchSortDescriptor(\.title)]))
+        let red = try XCTUnwrap(context.fetch(FetchRequest<GTag>()).first)
+        red.label = "crimson"
+        red.tasks.insert(tasks[0])
+        context.processPendingChanges()
+        XCTAssertEqual(tagged.controller.fetchedObjects.map(\.title), ["t1", "t3"])
+
+        let other = container.newContext()
+        let theirs = try other.fetch(FetchRequest<GTask>(sortBy: [FetchSortDescriptor(\.title)]))
+        try XCTUnwrap(other.fetch(FetchRequest<GTag>()).first).tasks.insert(theirs[1])
+        let q = GProject(context: other)
+        q.name = "q"
+        theirs[0].project = q
+        theirs[2].project = q
+        try other.save()
+        try context.save()
+
+        XCTAssertEqual(red.label, "crimson")
+        XCTAssertEqual(red.tasks.map(\.title).sorted(), ["t1", "t2", "t3"])
+        XCTAssertEqual(tagged.controller.fetchedObjects.map(\.title), ["t1", "t2", "t3"])
+        XCTAssertEqual(busy.controller.fetchedObjects.map(\.name), ["q"])
+        XCTAssertEqual(undone.invalidations + tagged.invalidations + busy.invalidations, 0, "exact, not refetched")
+        try assertAgree(undone, tagged, busy, context)
+    }
+
+    /// Under `.storeTrump`, t3 deleted here and renamed there: the store keeps the row, and the
+    /// controllers hear t3 come back, renamed, into the undone tasks, the tagged tasks, and its
+    /// project into the projects with a task; nothing is refetched.
+    func testADeletionTheStoreDidNotDoBringsTheObjectBackExactly() throws {
+        let (container, context, undone, tagged, _) = try settleGraph()
+        context.mergePolicy = .storeTrump
+        let withTasks = try ResultsWatcher(FetchedResultsController(fetchRequest: FetchRequest<GProject>(
+            predicate: try .init(format: "tasks.@count >= 1"), sortBy: [FetchSortDescriptor(\.name)]), context: context))
+        let t3 = try XCTUnwrap(context.fetch(FetchRequest<GTask>(predicate: \.title == "t3")).first)
+        context.delete(t3)
+        context.processPendingChanges()
+        XCTAssertEqual(undone.controller.fetchedObjects.map(\.title), ["t1", "t2"])
+        XCTAssertEqual(withTasks.controller.fetchedObjects.map(\.name), [])
+
+        let other = container.newContext()
+        try XCTUnwrap(other.fetch(FetchRequest<GTask>(predicate: \.title == "t3")).first).title = "b3"
+        try other.save()
+        try context.save()
+
+        XCTAssertFalse(t3.isDeleted)
+        XCTAssertEqual(t3.title, "b3")
+        XCTAssertEqual(undone.controller.fetchedObjects.map(\.title), ["b3", "t1", "t2"])
+        XCTAssertEqual(withTasks.controller.fetchedObjects.map(\.name), ["p"])
+        XCTAssertEqual(undone.invalidations + tagged.invalidations + withTasks.invalidations, 0, "exact, not refetched")
+        for watcher in [undone, tagged] {
+            XCTAssertEqual(try context.fetch(watcher.controller.fetchRequest).map(\.objectID), watcher.current.flatMap { $0 })
+            XCTAssertEqual(watcher.mirror, watcher.current)
+            XCTAssertEqual(watcher.problems, [])
+        }
+        XCTAssertEqual(try context.fetch(withTasks.controller.fetchRequest).map(\.objectID), withTasks.current.flatMap { $0 })
+        XCTAssertEqual(withTasks.mirror, withTasks.current)
+        XCTAssertEqual(withTasks.problems, [])
+    }
+
+    /// Under `.storeTrump`, red relabelled and linked to t1 here, relabelled and linked to t2
+    /// there: the store keeps its label (this save's is discarded) and both saves' links, and
+    /// the controllers hear the store's label and list exactly; nothing is refetched.
+    func testASaveWhoseChangesTheStoreDiscardedReportsTheStoresRow() throws {
+        let (container, context, undone, tagged, busy) = try settleGraph()
+        context.mergePolicy = .storeTrump
+        let tasks = try context.fetch(FetchRequest<GTask>(sortBy: [FetchSortDescriptor(\.title)]))
+        let red = try XCTUnwrap(context.fetch(FetchRequest<GTag>()).first)
+        red.label = "crimson"
+        red.tasks.insert(tasks[0])
+        context.processPendingChanges()
+
+        let other = container.newContext()
+        let theirRed = try XCTUnwrap(other.fetch(FetchRequest<GTag>()).first)
+        theirRed.label = "scarlet"
+        theirRed.tasks.insert(try XCTUnwrap(other.fetch(FetchRequest<GTask>(predicate: \.title == "t2")).first))
+        try other.save()
+        try context.save()
+
+        XCTAssertEqual(red.label, "scarlet")
+        let reader = container.newContext()
+        let stored = try XCTUnwrap(reader.fetch(FetchRequest<GTag>()).first).tasks.map(\.title).sorted()
+        XCTAssertEqual(stored, ["t1", "t2", "t3"], "links are combined: both saves' are kept")
+        XCTAssertEqual(red.tasks.map(\.title).sorted(), stored)
+        XCTAssertEqual(tagged.controller.fetchedObjects.map(\.title), stored)
+        XCTAssertEqual(undone.invalidations + tagged.invalidations + busy.invalidations, 0, "exact, not refetched")
+        try assertAgree(undone, tagged, busy, context)
+    }
+
+    /// Each controller agrees with a fresh fetch, and its change sets replay to its rows.
+    private func assertAgree(_ undone: ResultsWatcher<GTask>, _ tagged: ResultsWatcher<GTask>, _ busy: ResultsWatcher<GProject>,
+                             _ context: ManagedObjectContext, file: StaticString = #filePath, line: UInt = #line) throws {
+        for watcher in [undone, tagged] {
+            XCTAssertEqual(try context.fetch(watcher.controller.fetchRequest).map(\.objectID), watcher.current.flatMap { $0 },
+                           file: file, line: line)
+            XCTAssertEqual(watcher.mirror, watcher.current, file: file, line: line)
+            XCTAssertEqual(watcher.problems, [], file: file, line: line)
+        }
+        XCTAssertEqual(try context.fetch(busy.controller.fetchRequest).map(\.objectID), busy.current.flatMap { $0 }, file: file, line: line)
+        XCTAssertEqual(busy.mirror, busy.current, file: file, line: line)
+        XCTAssertEqual(busy.problems, [], file: file, line: line)
     }
 }

@@ -3,13 +3,13 @@
 extension ManagedObjectContext {
     /// Brings the saved objects in line with rows the store settled against another save:
     /// each takes the row's values and version; an object whose deletion was not done comes
-    /// back (its observers hear of it as inserted again).
+    /// back (its observers hear of it as inserted again). Observers hear exactly what the
+    /// other save changed: the values (`noteRefreshed`), and the lists, which the row's version
+    /// does not show (a link the other save added moved it), compared with the store's once
+    /// every row is taken.
     func takeSettledRows(_ rows: [StoreWriteResult.Row], deleted: [ManagedObject]) {
         graph.advance()
-        // The rows may carry the other save's relationship changes as well as its values (a
-        // link it added moved the row's version): observers refetch and diff, which is exact
-        // whatever changed, rather than place each object again from a partial notice.
-        pendingNotice.invalidateAll()
+        var listsHeard: [(object: ManagedObject, lists: [Int: [Int64]])] = []
         var deletedByKey: [ObjectIdentifier: [Int64: ManagedObject]] = [:]
         if rows.contains(where: { $0.outcome == .keptFromDeletion }) {
             for object in deleted { deletedByKey[ObjectIdentifier(object.entity), default: [:]][object.objectID.key] = object }
@@ -19,6 +19,10 @@ extension ManagedObjectContext {
             switch row.outcome {
             case .combined, .discarded:
                 guard let object = objects.byKey[row.key] else { continue }
+                // Its loaded lists as observers last heard them (this save's own links included).
+                if let related = object.related, !related.toMany.isEmpty {
+                    listsHeard.append((object, related.toMany.mapValues(\.references)))
+                }
                 noteRefreshed(object, newStorage: row.storage)
                 object.version = row.version
             case .keptFromDeletion:
@@ -29,6 +33,9 @@ extension ManagedObjectContext {
                 if !pendingNotice.cancelDelete(object) { pendingNotice.queueInsert(object) }
             }
         }
+        // (A restored object is reported as inserted: controllers find the objects whose lists
+        // it is back in through its relationships.)
+        for (object, lists) in listsHeard where !object.deletedFlag { noteStoredListChanges(of: object, from: lists) }
     }
 
     /// A deleted object whose deletion the store did not do: registered in this context again.
