@@ -42,6 +42,7 @@ enum Workload: String, CaseIterable {
     case controllerBatch = "controller-1000-changes"
     case controllerCatchUp = "controller-catch-up"
     case iterate = "iterate-1m"
+    case inList = "in-50k"
     case migrate = "migrate-1m"
     case readDuringWrite = "read-during-write"
     case parallelRead = "parallel-read"

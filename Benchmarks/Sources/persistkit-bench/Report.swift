@@ -24,6 +24,7 @@ struct Goal {
         case .controllerBatch: return Goal(kind: .milliseconds(20))
         case .controllerCatchUp: return Goal(kind: .ratioToReference(1.5, name: "fresh performFetch"))
         case .iterate: return Goal(kind: .ratioToRaw(1.5))
+        case .inList: return Goal(kind: .ratioToRaw(2))   // issue 30.4
         case .batchInsert, .cacheReload: return Goal(kind: .ratioToRaw(1.5))
         case .batchUpdate, .batchDelete: return Goal(kind: .ratioToRaw(1.25))
         case .migrate: return nil

@@ -57,6 +57,7 @@ func makeSubject(_ workload: Workload, _ variant: Variant, env: Environment) thr
     case (.readDuringWrite, _), (.parallelRead, _): return nil   // PersistKit beside GRDB's DatabasePool
 
     case (.iterate, _): return nil             // built by runIterate (child processes)
+    case (.inList, _): return nil              // built by runInList (a store of its own)
     case (.migrate, _): return nil             // built by runMigrate (a fresh store copy per round)
     }
 }

@@ -115,6 +115,8 @@ func run() throws {
         let row: ResultRow
         if workload == .iterate {
             row = try runIterate(env: env, variants: options.variants)
+        } else if workload == .inList {
+            row = try runInList(env: env, variants: options.variants)
         } else if workload == .migrate {
             row = try runMigrate(env: env, variants: options.variants)
         } else {
