@@ -7,14 +7,16 @@ final class PredicateFormatLimitTests: PredicateFormatTestCase {
     // MARK: - Limits
 
     func testNestingLimits() {
-        let fine = String(repeating: "(", count: 100) + "a == 1" + String(repeating: ")", count: 100)
+        let limit = PredicateFormatParser.maximumNesting
+        XCTAssertEqual(limit, PredicateNode.maximumNesting, "each level of groups needs its parentheses")
+        let fine = String(repeating: "(", count: limit) + "a == 1" + String(repeating: ")", count: limit)
         assertRender(fine, "a == 1")
-        let tooDeep = String(repeating: "(", count: 101) + "a == 1" + String(repeating: ")", count: 101)
-        assertError(tooDeep, position: 100, "nested too deeply")
+        let tooDeep = String(repeating: "(", count: limit + 1) + "a == 1" + String(repeating: ")", count: limit + 1)
+        assertError(tooDeep, position: limit, "more than \(limit) levels of parentheses")
         let hostile = String(repeating: "(", count: 200_000)
-        assertError(hostile, position: 100, "nested too deeply")
+        assertError(hostile, position: limit, "nested too deeply")
         let braces = "a IN " + String(repeating: "{", count: 200_000)
-        assertError(braces, position: 105, "nested too deeply")
+        assertError(braces, position: limit + 5, "nested too deeply")
         // NOTs in a row cancel in pairs, however many there are.
         let nots = String(repeating: "!", count: 200_000) + "a == 1"
         assertRender(nots, "a == 1")
@@ -22,23 +24,41 @@ final class PredicateFormatLimitTests: PredicateFormatTestCase {
         assertRender(notWords, "NOT a == 1")
     }
 
-    /// AND/OR groups nest at most 32 levels (a group inside a group of the other kind); groups of
-    /// one kind inside each other and parentheses around one term do not count.
+    /// AND/OR groups nest at most 1,000 levels (a group inside a group of the other kind);
+    /// groups of one kind inside each other and parentheses around one term do not count.
     func testGroupNestingLimit() {
+        let limit = PredicateNode.maximumNesting
         func alternating(_ levels: Int) -> String {
-            var format = "a == 0"
-            for level in 1...levels { format = "a == \(level) \(level % 2 == 0 ? "AND" : "OR") (\(format))" }
-            return format
+            var format = ""
+            for level in stride(from: levels, through: 1, by: -1) { format += "a == \(level) \(level % 2 == 0 ? "AND" : "OR") (" }
+            return format + "a == 0" + String(repeating: ")", count: levels)
         }
-        XCTAssertNoThrow(try PredicateFormatParser.parse(alternating(32), arguments: []))
-        // The 33rd level is made by the outermost operator, after "a == 33 ".
-        assertError(alternating(33), position: 8, "AND/OR groups more than 32 levels deep")
+        XCTAssertNoThrow(try PredicateFormatParser.parse(alternating(limit), arguments: []))
+        // One level more needs one '(' more than the parentheses' limit, which refuses it there.
+        let beyond = alternating(limit + 1)
+        assertError(beyond, position: Self.offset(ofParenthesis: limit + 1, in: beyond), "more than \(limit) levels of parentheses")
+        // Without the parentheses around the innermost term (one term is no level), the same
+        // groups need one '(' fewer: the groups' limit refuses them, at the outermost operator.
+        let tight = beyond.replacingOccurrences(of: "(a == 0)", with: "a == 0")
+        assertError(tight, position: "a == \(limit + 1) ".count, "AND/OR groups more than \(limit) levels deep")
         let sameKind = (0..<90).reduce("a == 0") { format, level in "a == \(level) AND (\(format))" }
         XCTAssertNoThrow(try PredicateFormatParser.parse(sameKind, arguments: []))
         // NOT turns an AND into an OR (De Morgan), so NOT (x AND y) inside an OR does not add a level.
         assertRender("a == 1 OR NOT (b == 1 AND c == 1)", "(a == 1 OR NOT (b == 1 AND c == 1))")
-        let viaNot = (0..<33).reduce("a == 0") { format, level in "a == \(level) OR NOT (\(format))" }
-        assertError(viaNot, position: 8, "more than 32 levels deep")
+        var viaNot = ""
+        for level in stride(from: limit, through: 0, by: -1) { viaNot += "a == \(level) OR NOT (" }
+        viaNot += "a == 0" + String(repeating: ")", count: limit + 1)
+        assertError(viaNot, position: Self.offset(ofParenthesis: limit + 1, in: viaNot), "more than \(limit) levels")
+    }
+
+    /// The offset of the `n`th '(' in `format` (1-based).
+    private static func offset(ofParenthesis n: Int, in format: String) -> Int {
+        var seen = 0
+        for (offset, character) in format.enumerated() where character == "(" {
+            seen += 1
+            if seen == n { return offset }
+        }
+        return -1
     }
 
     func testLongChains() throws {

@@ -35,8 +35,9 @@
 ///   ``PredicateNode/maximumNesting`` levels (counted as ``PredicateNesting`` does), so hostile
 ///   input cannot exhaust the stack; terms in a group and `NOT`s in a row are not limited.
 struct PredicateFormatParser {
-    /// The deepest nesting of parentheses and aggregates accepted.
-    static let maximumNesting = 100
+    /// The deepest nesting of parentheses and aggregates accepted: as deep as AND/OR groups may
+    /// nest (each level of groups needs its parentheses). Both are parsed with explicit stacks.
+    static let maximumNesting = PredicateNode.maximumNesting
 
     /// Parses `format`, substituting arguments: `%@` becomes `.argument(index:)` (the lead looks the value up later),
     /// `%K` takes a key name from `arguments[i]` (must be a String, else invalidPredicate error),

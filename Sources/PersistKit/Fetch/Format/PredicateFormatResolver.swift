@@ -4,8 +4,8 @@ import Foundation
 /// Resolves a parsed format string against an entity: keys become attributes, arguments and
 /// literals become stored values of the attribute's type.
 ///
-/// Recursion follows the parse tree, whose depth the parser bounds (parentheses at most
-/// ``PredicateFormatParser/maximumNesting`` deep); groups of any width are mapped in a loop.
+/// Groups of any depth (the parser bounds it) and width are resolved with an explicit stack;
+/// only SUBQUERY recurses (at most ``PredicateFormatParser/maximumSubqueryNesting`` deep).
 struct PredicateFormatResolver {
     let format: String
     let arguments: [Any]
@@ -21,16 +21,45 @@ struct PredicateFormatResolver {
         self.variable = variable
     }
 
+    /// The tree resolved, with an explicit stack: groups nest as deeply as the parser allows
+    /// (``PredicateFormatParser/maximumNesting``), more than a thread's stack should pay for in
+    /// frames of this size. Comparisons are resolved in written order, so the first error is the
+    /// first one written.
     func resolve(_ expression: PredicateFormatExpression) throws -> PredicateNode {
-        switch expression {
-        case .truePredicate: return .constant(true)
-        case .falsePredicate: return .constant(false)
-        case .and(let terms): return .and(try terms.map(resolve))
-        case .or(let terms): return .or(try terms.map(resolve))
-        case .not(let a): return .not(try resolve(a))
-        case .comparison(let lhs, let op, let options, let rhs, let position):
-            return try comparison(lhs, op, options, rhs, position)
+        enum Step { case visit(PredicateFormatExpression), and(Int), or(Int), not }
+        var steps: [Step] = [.visit(expression)]
+        var results: [PredicateNode] = []
+        while let step = steps.popLast() {
+            switch step {
+            case .visit(let expression):
+                switch expression {
+                case .truePredicate: results.append(.constant(true))
+                case .falsePredicate: results.append(.constant(false))
+                case .and(let terms):
+                    steps.append(.and(terms.count))
+                    steps.append(contentsOf: terms.reversed().lazy.map { .visit($0) })
+                case .or(let terms):
+                    steps.append(.or(terms.count))
+                    steps.append(contentsOf: terms.reversed().lazy.map { .visit($0) })
+                case .not(let inner):
+                    steps.append(.not)
+                    steps.append(.visit(inner))
+                case .comparison(let lhs, let op, let options, let rhs, let position):
+                    results.append(try comparison(lhs, op, options, rhs, position))
+                }
+            case .and(let count):
+                let children = Array(results.suffix(count))
+                results.removeLast(count)
+                results.append(.and(children))
+            case .or(let count):
+                let children = Array(results.suffix(count))
+                results.removeLast(count)
+                results.append(.or(children))
+            case .not:
+                if let inner = results.popLast() { results.append(.not(inner)) }
+            }
         }
+        return results.last ?? .constant(true)
     }
 
     func fail(_ message: String, at position: Int, attribute: String? = nil) -> PersistError {

@@ -68,8 +68,9 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
     /// let milk = try template.withSubstitutionVariables(["PATTERN": "buy .*milk"])
     /// ```
     ///
-    /// AND/OR groups may nest at most 32 levels deep (a group inside a group of the other kind
-    /// is a level); a group may hold any number of terms.
+    /// AND/OR groups may nest at most 1,000 levels deep (a group inside a group of the other
+    /// kind is a level), and parentheses and braces 1,000 levels; a group may hold any number
+    /// of terms.
     ///
     /// - Throws: ``PersistError`` with code `.invalidPredicate` naming the position of a syntax
     ///   error, an unknown key, an invalid regular expression, a nesting too deep, or an argument

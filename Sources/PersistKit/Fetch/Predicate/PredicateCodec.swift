@@ -12,8 +12,9 @@ import Foundation
 /// a tag byte: 0 NULL, 1 integer (8 bytes), 2 real (8 bytes, the bit pattern), 3 text and 4 blob
 /// (u32 length, bytes).
 ///
-/// Decoding checks every length and tag and never traps; it recurses at most
-/// ``PredicateNode/maximumNesting`` + 1 levels (a normalized tree nests no deeper).
+/// Decoding checks every length and tag and never traps. Both ways use explicit stacks; groups
+/// nested more than ``PredicateNode/maximumNesting`` + 1 levels (deeper than a normalized tree)
+/// are damage.
 enum PredicateCodec {
     /// Encodes a normalized predicate whose comparisons name `attributes`.
     static func encode(_ node: PredicateNode, attributes: [String]) throws -> Data {
@@ -31,7 +32,7 @@ enum PredicateCodec {
         let count = try reader.u32()
         var attributes: [String] = []
         for _ in 0..<count { attributes.append(try reader.string()) }
-        let node = try reader.node(attributes, depth: 0)
+        let node = try reader.node(attributes)
         guard reader.offset == bytes.count else { throw Reader.corrupt }
         return (attributes, node)
     }
@@ -61,7 +62,15 @@ enum PredicateCodec {
             }
         }
 
-        mutating func node(_ node: PredicateNode, _ index: [String: Int]) throws {
+        /// Writes the tree in pre-order, with an explicit stack (trees nest up to
+        /// ``PredicateNode/maximumNesting`` levels).
+        mutating func node(_ root: PredicateNode, _ index: [String: Int]) throws {
+            var stack = [root]
+            while let node = stack.popLast() { try write(node, index, pushing: &stack) }
+        }
+
+        /// Writes one node; a group's or a NOT's children are pushed for the caller's loop.
+        private mutating func write(_ node: PredicateNode, _ index: [String: Int], pushing stack: inout [PredicateNode]) throws {
             func attribute(_ name: String) throws -> Int {
                 guard let slot = index[name] else { throw PersistError(.invalidPredicate, "No column for attribute \(name)", attribute: name) }
                 return slot
@@ -71,8 +80,8 @@ enum PredicateCodec {
             case .and(let children), .or(let children):
                 if case .and = node { u8(2) } else { u8(3) }
                 u32(children.count)
-                for child in children { try self.node(child, index) }
-            case .not(let inner): u8(4); try self.node(inner, index)
+                stack.append(contentsOf: children.reversed())
+            case .not(let inner): u8(4); stack.append(inner)
             case .compare(let name, let op, let operand):
                 u8(5); u32(try attribute(name)); u8(PredicateCodec.comparisons.firstIndex(of: op) ?? 0); value(operand)
             case .text(let name, let op, let pattern, let options):
@@ -125,22 +134,54 @@ enum PredicateCodec {
             }
         }
 
-        mutating func node(_ attributes: [String], depth: Int) throws -> PredicateNode {
-            guard depth <= PredicateNode.maximumNesting + 1 else { throw Self.corrupt }
+        /// Reads a tree written by `Writer`, with an explicit stack of the groups being read;
+        /// deeper than any normalized tree nests is damage.
+        mutating func node(_ attributes: [String]) throws -> PredicateNode {
+            var open: [(tag: Int, remaining: Int, children: [PredicateNode])] = []
+            while true {
+                var finished: PredicateNode
+                let tag = try u8()
+                if tag == 2 || tag == 3 || tag == 4 {
+                    let count = tag == 4 ? 1 : try u32()
+                    if count == 0 {
+                        finished = tag == 2 ? .and([]) : .or([])
+                    } else {
+                        guard open.count <= PredicateNode.maximumNesting else { throw Self.corrupt }
+                        open.append((tag, count, []))
+                        continue
+                    }
+                } else {
+                    finished = try leaf(tag, attributes)
+                }
+                // Hands the node to its group, closing the groups it completes.
+                while var top = open.popLast() {
+                    top.children.append(finished)
+                    top.remaining -= 1
+                    if top.remaining > 0 {
+                        open.append(top)
+                        break
+                    }
+                    switch top.tag {
+                    case 2: finished = .and(top.children)
+                    case 3: finished = .or(top.children)
+                    default: finished = .not(top.children[0])
+                    }
+                    if open.isEmpty { return finished }
+                }
+                if open.isEmpty { return finished }
+            }
+        }
+
+        /// A comparison, its tag read.
+        private mutating func leaf(_ tag: Int, _ attributes: [String]) throws -> PredicateNode {
             func attribute() throws -> String {
                 let slot = try u32()
                 guard slot < attributes.count else { throw Self.corrupt }
                 return attributes[slot]
             }
-            switch try u8() {
+            switch tag {
             case 0: return .constant(false)
             case 1: return .constant(true)
-            case let tag where tag == 2 || tag == 3:
-                let count = try u32()
-                var children: [PredicateNode] = []
-                for _ in 0..<count { children.append(try node(attributes, depth: depth + 1)) }
-                return tag == 2 ? .and(children) : .or(children)
-            case 4: return .not(try node(attributes, depth: depth + 1))
             case 5:
                 let name = try attribute()
                 let op = try u8()

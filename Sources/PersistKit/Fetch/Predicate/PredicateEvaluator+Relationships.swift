@@ -54,12 +54,16 @@ extension PredicateEvaluator {
 
     /// Whether a compiled predicate reads anything but the object's storage.
     static func needsObject(_ node: Compiled) -> Bool {
-        switch node {
-        case .objectValue, .path, .any, .count, .aggregate: return true
-        case .and(let nodes), .or(let nodes): return nodes.contains(where: needsObject)
-        case .not(let inner): return needsObject(inner)
-        default: return false
+        var stack = [node]
+        while let node = stack.popLast() {
+            switch node {
+            case .objectValue, .path, .any, .count, .aggregate: return true
+            case .and(let nodes), .or(let nodes): stack.append(contentsOf: nodes)
+            case .not(let inner): stack.append(inner)
+            default: break
+            }
         }
+        return false
     }
 
     static func evaluate(_ node: Compiled, object: ManagedObject) throws(PersistError) -> Bool {

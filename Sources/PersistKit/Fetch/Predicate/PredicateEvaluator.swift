@@ -6,7 +6,8 @@ import Foundation
 /// ``PredicateSemantics``'s, where its SQL is written too.
 ///
 /// It works on the normalized tree (``PredicateNode/normalized()``), as the SQL compiler does:
-/// groups there nest at most ``PredicateNode/maximumNesting`` levels, so recursion stays shallow.
+/// groups there nest at most ``PredicateNode/maximumNesting`` levels. Compiling uses an explicit
+/// stack; evaluating recurses once per level, in small frames.
 /// A predicate on the object's own attributes reads its storage only (the fast path); one that
 /// reads through relationships follows them on the object (see
 /// `PredicateEvaluator+Relationships.swift`), seeing the context's unsaved changes.
@@ -71,17 +72,43 @@ struct PredicateEvaluator {
         readsRelationships = false
     }
 
-    /// Compiles groups, handing each comparison (or relationship condition) to `leaf`.
+    /// Compiles groups, handing each comparison (or relationship condition) to `leaf`, in
+    /// written order. An explicit stack: groups nest up to ``PredicateNode/maximumNesting`` levels.
     static func compile(_ node: PredicateNode, leaf: (PredicateNode) throws -> Compiled) throws -> Compiled {
-        switch node {
-        case .constant(let value): return .constant(value)
-        case .invalid(let error): throw error
-        case .and(let nodes): return .and(try nodes.map { try compile($0, leaf: leaf) })
-        case .or(let nodes): return .or(try nodes.map { try compile($0, leaf: leaf) })
-        case .not(let inner): return .not(try compile(inner, leaf: leaf))
-        case .variable(let variable): throw variable.unsubstitutedError
-        default: return try leaf(node)
+        enum Step { case visit(PredicateNode), and(Int), or(Int), not }
+        var steps: [Step] = [.visit(node)]
+        var results: [Compiled] = []
+        while let step = steps.popLast() {
+            switch step {
+            case .visit(let node):
+                switch node {
+                case .constant(let value): results.append(.constant(value))
+                case .invalid(let error): throw error
+                case .and(let nodes):
+                    steps.append(.and(nodes.count))
+                    steps.append(contentsOf: nodes.reversed().lazy.map { .visit($0) })
+                case .or(let nodes):
+                    steps.append(.or(nodes.count))
+                    steps.append(contentsOf: nodes.reversed().lazy.map { .visit($0) })
+                case .not(let inner):
+                    steps.append(.not)
+                    steps.append(.visit(inner))
+                case .variable(let variable): throw variable.unsubstitutedError
+                default: results.append(try leaf(node))
+                }
+            case .and(let count):
+                let children = Array(results.suffix(count))
+                results.removeLast(count)
+                results.append(.and(children))
+            case .or(let count):
+                let children = Array(results.suffix(count))
+                results.removeLast(count)
+                results.append(.or(children))
+            case .not:
+                if let inner = results.popLast() { results.append(.not(inner)) }
+            }
         }
+        return results.last ?? .constant(true)
     }
 
     /// The key a comparison reads (nil for a relationship condition).

@@ -33,11 +33,15 @@ indirect enum PredicateNode: Sendable {
     /// (`project == %@`), and `_pk` names the object itself (`SUBQUERY(tags, $t, $t IN %@)`).
     case relationship(RelationshipPredicate)
 
-    /// The deepest nesting of AND/OR groups accepted, counted as ``PredicateNesting`` does.
+    /// The deepest nesting of AND/OR groups accepted, counted as ``PredicateNesting`` does (a
+    /// chain of one operator is one level however long; `NOT` does not count).
     ///
-    /// It keeps every recursion over a predicate shallow and the SQL within what SQLite's
-    /// parser accepts (its stack holds 100 entries; each level of parentheses costs one to three).
-    static let maximumNesting = 32
+    /// It bounds every recursion over a normalized predicate (the evaluator's, the SQL
+    /// compiler's, the codec's), so no input can exhaust a thread's stack. SQL nested that deeply
+    /// is beyond what SQLite parses (its parser stack holds 100 entries, its expression trees
+    /// 1,000 levels): such a predicate runs through `pk_predicate` instead (see
+    /// `PredicateSQLCompiler`), with the same answer.
+    static let maximumNesting = 1_000
 
     /// The error for a predicate nested more deeply than ``maximumNesting``.
     static func nestingError(_ depth: Int) -> PersistError {

@@ -36,8 +36,9 @@ struct PredicateSQLCompiler {
     static let inlineOperandLimit = 8
     /// Parser stack entries the WHERE expression may use (100 in SQLite, less what the
     /// surrounding `SELECT ... WHERE` takes, less a margin). Calibrated on SQLite 3.40.1: SQL
-    /// this model puts at 96 or less parses, at 98 or more overflows. Within the SQL form's
-    /// 2,000 comparisons and 32 levels the model stays below about 80, so this is a safety net.
+    /// this model puts at 96 or less parses, at 98 or more overflows. Every level of groups
+    /// costs at least one entry, so a predicate nested more deeply than this is never written
+    /// as SQL (nor recursed over for it).
     static let parserStackBudget = 88
     /// Expression tree height the WHERE expression may reach (1000 in SQLite, less a margin for
     /// the conditions a fetch adds around it).
@@ -73,7 +74,8 @@ struct PredicateSQLCompiler {
     static func compile(_ node: PredicateNode, entity: EntityDescription) throws -> Compiled {
         let normalized = try node.normalized()
         let size = Self.size(of: normalized)
-        if size.comparisons <= maximumSQLComparisons && size.values <= maximumSQLValues {
+        let fitsParser = PredicateNesting.of(normalized, limit: parserStackBudget).depth <= parserStackBudget
+        if fitsParser && size.comparisons <= maximumSQLComparisons && size.values <= maximumSQLValues {
             var compiler = PredicateSQLCompiler(entity: entity)
             let fragment = try compiler.emit(normalized)
             if fragment.stack <= parserStackBudget && fragment.height <= expressionHeightBudget {
@@ -88,23 +90,29 @@ struct PredicateSQLCompiler {
         return try functionCall(normalized, entity: entity)
     }
 
-    /// How many comparisons and values a normalized tree holds (recursion bounded by its nesting).
+    /// How many comparisons and values a normalized tree holds (an explicit stack: trees nest
+    /// up to ``PredicateNode/maximumNesting`` levels).
     static func size(of node: PredicateNode) -> (comparisons: Int, values: Int) {
-        switch node {
-        case .and(let children), .or(let children):
-            return children.reduce(into: (0, 0)) { total, child in
-                let size = Self.size(of: child)
-                total.0 += size.comparisons
-                total.1 += size.values
+        var comparisons = 0, values = 0
+        var stack = [node]
+        while let node = stack.popLast() {
+            switch node {
+            case .and(let children), .or(let children): stack.append(contentsOf: children)
+            case .not(let inner): stack.append(inner)
+            case .constant: break
+            case .inList(_, let list):
+                comparisons += 1
+                values += PredicateSemantics.writesAsJSONList(list) ? 1 : list.count
+            case .relationship(let relationship):
+                comparisons += 1
+                values += 1
+                if let inner = relationship.inner { stack.append(inner) }
+            default:
+                comparisons += 1
+                values += 1
             }
-        case .not(let inner): return size(of: inner)
-        case .constant: return (0, 0)
-        case .inList(_, let values): return (1, PredicateSemantics.writesAsJSONList(values) ? 1 : values.count)
-        case .relationship(let relationship):
-            let inner = relationship.inner.map(size(of:)) ?? (comparisons: 0, values: 0)
-            return (inner.comparisons + 1, inner.values + 1)
-        default: return (1, 1)
         }
+        return (comparisons, values)
     }
 
     /// `pk_predicate(?1, "a", "b", ...)`: the encoded predicate, then the columns it reads.
