@@ -15,3 +15,18 @@ static inline void bench_callgrind_toggle_collect(void) {
 #else
 static inline void bench_callgrind_toggle_collect(void) {}
 #endif
+
+// The bytes malloc has handed out and not had back, small blocks and mapped ones (glibc's
+// mallinfo2, which Swift's Glibc module does not export); 0 elsewhere.
+#if __has_include(<malloc.h>)
+#include <malloc.h>
+#endif
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+static inline size_t bench_allocated_bytes(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}
+#else
+#include <stddef.h>
+static inline size_t bench_allocated_bytes(void) { return 0; }
+#endif

@@ -12,6 +12,11 @@ enum Scale {
 
     /// Measured rounds at `n` objects: at most 3 at a million.
     static func rounds(_ config: Config, n: Int) -> Int { n >= 1_000_000 ? min(config.rounds, 3) : config.rounds }
+
+    /// The most PersistKit's time may grow from the second-largest size to the largest (issue 26:
+    /// 100,000 to 1,000,000 objects): one change delivered by a controller is O(log n) work, so
+    /// its time should barely move. Nil: no goal (O(n) rows).
+    static func growthGoal(_ workload: Workload) -> Double? { workload == .controllerOneChange ? 1.5 : nil }
 }
 
 /// Runs the scale workloads at every size, one data set per size.
@@ -48,11 +53,13 @@ func scaleTable(_ rows: [ResultRow], variants: [Variant]) -> String {
     var header = ["workload", "n"] + shown.map { "\($0.title) ms" }
     if shown.contains(.raw) && shown.contains(.persistkit) { header.append("PersistKit / raw") }
     header.append("PersistKit growth (10x objects)")
+    header.append("growth goal")
     var lines = ["", "Scale (medians; the growth column is PersistKit's time over its time at a tenth of the objects):", "",
                  "| " + header.joined(separator: " | ") + " |",
                  "|" + header.indices.map { $0 < 1 ? " --- " : " ---: " }.joined(separator: "|") + "|"]
     for workload in Scale.workloads {
         var previous: Double?
+        let largest = rows.filter { $0.workload == workload }.map(\.n).max()
         for row in rows where row.workload == workload {
             var cells = [workload.rawValue, String(row.n)]
             cells += shown.map { variant in row.milliseconds[variant].map(formatNumber) ?? "n/a" }
@@ -65,8 +72,12 @@ func scaleTable(_ rows: [ResultRow], variants: [Variant]) -> String {
                 }
             }
             if let persistKit, let previous, previous > 0 {
-                cells.append(String(format: "%.2fx", persistKit / previous))
+                let growth = persistKit / previous
+                cells.append(String(format: "%.2fx", growth))
+                let goal = row.n == largest ? Scale.growthGoal(workload) : nil
+                cells.append(goal.map { String(format: "≤ %.1fx", $0) + (growth <= $0 ? " ✓" : " ✗ missed") } ?? "—")
             } else {
+                cells.append("—")
                 cells.append("—")
             }
             previous = persistKit

@@ -11,7 +11,7 @@ func makeSubject(_ workload: Workload, _ variant: Variant, env: Environment) thr
     case (.insert, .grdb): return try grdbInsert(env, records: false)
     case (.insert, .grdbRecords): return try grdbInsert(env, records: true)
 
-    case (.fetch, .persistkit): return try persistKitFetch(env, request: PersistKitBench.sortedRequest)
+    case (.fetch, .persistkit): return try persistKitFetch(env, request: PersistKitBench.sortedRequest, measuresMemory: true)
     case (.fetch, .raw): return try rawFetch(env, predicate: false)
     case (.fetch, .grdb): return try grdbFetch(env, predicate: false)
     case (.fetch, .grdbRecords): return try grdbRecordsFetch(env, predicate: false)
@@ -79,19 +79,21 @@ private func persistKitInsert(_ env: Environment) throws -> Subject {
     }
 }
 
-private func persistKitFetch(_ env: Environment, request: PersistKit.FetchRequest<BenchTask>) throws -> Subject {
+private func persistKitFetch(_ env: Environment, request: PersistKit.FetchRequest<BenchTask>, measuresMemory: Bool = false) throws -> Subject {
     let url = try env.directories.newStoreURL("persistkit-fetch")
     let container = try PersistKitBench.populatedContainer(url, model: env.model, tasks: env.tasks)
-    return Subject(.persistkit, round: { _ in
+    return Subject(.persistkit, round: { round in
         // A fresh context per round: the objects are made from rows, not found in an
         // identity map filled by the previous round.
         var objects: [BenchTask] = []
         var digest = Digest()
         let context = container.newContext()
+        let before = FetchMemory.allocatedBytes()
         let elapsed = try time {
             objects = try context.fetch(request)
             for task in objects { digest.add(task) }
         }
+        if measuresMemory { FetchMemory.record(.persistkit, round: round, before: before, objects: objects.count) }
         _ = objects.count
         return ([elapsed], "\(digest.count)/\(digest.value)")
     }, teardown: { env.directories.remove(url) })
@@ -150,15 +152,17 @@ private func rawFetch(_ env: Environment, predicate: Bool) throws -> Subject {
     try RawDatabase.populate(url: url, tasks: env.tasks)
     let db = try RawDatabase(url: url)
     let statement = try db.prepare(predicate ? PlainSQL.fetchPredicate : PlainSQL.fetchAll)
-    return Subject(.raw, round: { _ in
+    return Subject(.raw, round: { round in
         var rows: [PlainTask] = []
         var digest = Digest()
+        let before = FetchMemory.allocatedBytes()
         let elapsed = try time {
             statement.reset()
             if predicate { statement.bind(PlainSQL.substringPattern, at: 1) }
             while try statement.step() { rows.append(statement.plainTask()) }
             for row in rows { digest.add(row) }
         }
+        if !predicate { FetchMemory.record(.raw, round: round, before: before, objects: rows.count) }
         statement.reset()
         return ([elapsed], "\(digest.count)/\(digest.value)")
     }, teardown: { _ = db; env.directories.remove(url) })
@@ -249,9 +253,11 @@ private func populatedGRDB(_ env: Environment, _ label: String) throws -> (Datab
 
 private func grdbFetch(_ env: Environment, predicate: Bool) throws -> Subject {
     let (dbQueue, url) = try populatedGRDB(env, "grdb-fetch")
-    return Subject(.grdb, round: { _ in
+    return Subject(.grdb, round: { round in
         var rows: [FastTask] = []
         var digest = Digest()
+        let before = FetchMemory.allocatedBytes()
+        defer { if !predicate { FetchMemory.record(.grdb, round: round, before: before, objects: rows.count) } }
         let elapsed = try time {
             rows = try dbQueue.read { db in
                 if predicate {
@@ -269,9 +275,11 @@ private func grdbFetch(_ env: Environment, predicate: Bool) throws -> Subject {
 
 private func grdbRecordsFetch(_ env: Environment, predicate: Bool) throws -> Subject {
     let (dbQueue, url) = try populatedGRDB(env, "grdb-records-fetch")
-    return Subject(.grdbRecords, round: { _ in
+    return Subject(.grdbRecords, round: { round in
         var rows: [TaskRecord] = []
         var digest = Digest()
+        let before = FetchMemory.allocatedBytes()
+        defer { if !predicate { FetchMemory.record(.grdbRecords, round: round, before: before, objects: rows.count) } }
         let elapsed = try time {
             rows = try dbQueue.read { db in
                 if predicate {

@@ -9,6 +9,8 @@ let usage = """
       --only W         run only these workloads: \(Workload.allCases.map(\.rawValue).joined(separator: ", "))
       --variant V      run only these variants: \(Variant.allCases.map(\.rawValue).joined(separator: ", "))
       --rounds N       measured rounds (after one warm-up)
+      --objects N      objects per workload instead of 100,000 (10,000 with --quick): to profile
+                       one row at another size (controller-one-change at 1,000,000, say)
       --scale          also print the scale table: fetch, controller-one-change and insert at
                        10,000 / 100,000 / 1,000,000 objects (1,000 / 10,000 with --quick)
       --scale-only     print the scale table only
@@ -25,6 +27,7 @@ struct Options {
     var workloads = Workload.allCases
     var variants = Variant.allCases
     var rounds: Int?
+    var objects: Int?
     var profileReference = false
     var scale = false
     var scaleOnly = false
@@ -58,6 +61,9 @@ func parseOptions(_ arguments: [String]) throws -> Options {
         case "--rounds":
             guard let rounds = Int(try value(argument)), rounds >= 1 else { throw BenchError("--rounds needs a positive number") }
             options.rounds = rounds
+        case "--objects":
+            guard let objects = Int(try value(argument)), objects >= 1 else { throw BenchError("--objects needs a positive number") }
+            options.objects = objects
         case "--profile-reference": options.profileReference = true
         case "--scale": options.scale = true
         case "--scale-only": options.scale = true; options.scaleOnly = true
@@ -102,6 +108,7 @@ func run() throws {
 
     var config = options.quick ? Config.quick : Config.full
     if let rounds = options.rounds { config.rounds = rounds }
+    if let objects = options.objects { config.objectCount = objects }
     config.profileReference = options.profileReference
     let started = now()
     let env = try Environment(config: config)
