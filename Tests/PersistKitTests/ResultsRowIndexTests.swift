@@ -17,8 +17,8 @@ final class ResultsRowIndexTests: XCTestCase {
 
     private func object(_ identity: Identity) -> ManagedObject {
         let object = ManagedObject(entity: entity, insertInto: nil)
-        object.tiebreakKey = identity.key
-        object.tiebreakIsTemporary = identity.isTemporary
+        object.objectID = ObjectID(scope: ObjectID.Scope(entityName: "Task", storeIdentifier: ""), key: identity.key,
+                                   isTemporary: identity.isTemporary)
         return object
     }
 

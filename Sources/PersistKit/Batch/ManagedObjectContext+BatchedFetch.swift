@@ -84,8 +84,8 @@ extension ManagedObjectContext {
     private func letGo(_ object: inout ManagedObject, from registry: EntityObjects) -> Bool {
         // Only this very object leaves (a stand-in or an object of an earlier reset is not in
         // the map).
-        guard isKnownUniquelyReferenced(&object), !object.tiebreakIsTemporary else { return false }
-        let removed = registry.byKey.remove(object.tiebreakKey, ifIdenticalTo: object)
+        guard isKnownUniquelyReferenced(&object), !object.hasTemporaryKey else { return false }
+        let removed = registry.byKey.remove(object.identityKey, ifIdenticalTo: object)
         object.leftUnregistered = true
         return removed
     }

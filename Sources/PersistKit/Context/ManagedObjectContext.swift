@@ -197,7 +197,7 @@ public final class ManagedObjectContext {
     /// Called from a registered object's `deinit`: it leaves the identity map (which does not
     /// retain it). Must not retain the object.
     func objectWillDeallocate(_ object: ManagedObject) {
-        registry.held(object.entity)?.byKey.remove(object.tiebreakKey, ifIdenticalTo: object)
+        registry.held(object.entity)?.byKey.remove(object.identityKey, ifIdenticalTo: object)
     }
 
     /// Called by an object before one of its slots changes to a different value.

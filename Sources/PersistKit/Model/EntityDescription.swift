@@ -178,10 +178,9 @@ public final class EntityDescription: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let probe else { return nil }
-        probe.probedRelationship = -1
+        _ = KeyPathProbe.takeReads(of: probe)
         _ = probe[keyPath: keyPath]
-        let found = probe.probedRelationship
-        probe.probedRelationship = -1
+        let found = KeyPathProbe.takeReads(of: probe).relationship
         return found >= 0 ? found : nil
     }
 
@@ -201,7 +200,7 @@ public final class EntityDescription: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         object.storage = initialStorage
-        object.isProbe = true
+        KeyPathProbe.register(object)
         probe = object
     }
 }

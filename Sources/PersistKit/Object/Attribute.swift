@@ -121,9 +121,8 @@ public struct Attribute<Value: AttributeValue> {
             guard slot >= 0, slot < object.storage.count else {
                 return unsetValue(object[keyPath: storageKeyPath].initialValue)
             }
-            // A probe records the one attribute read, or that several were (see `KeyPathProbe`):
-            // stores only, as a call here would cost every read a stack frame.
-            if object.isProbe { object.probedSlot = object.probedSlot == -1 ? slot : ManagedObject.probedSeveralReads }
+            // A probe records the attribute read (see `KeyPathProbe`); an app's objects never are.
+            if _slowPath(object.isProbe) { object.noteProbedAttributeRead(slot: slot) }
             return Value(storedValue: object.storage[slot]) ?? storedElsewhereOrUnset(object, slot, object[keyPath: storageKeyPath].initialValue)
         }
         @inline(__always) set {

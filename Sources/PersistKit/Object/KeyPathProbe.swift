@@ -92,7 +92,7 @@ enum KeyPathProbe {
         if let (target, slot, value) = trace.round.value, target === entity, slot < probe.storage.count {
             probe.storage[slot] = value
         }
-        probe.isProbe = true
+        KeyPathProbe.register(probe)
         trace.probes.append(probe)
         active.withLock { $0[ObjectIdentifier(probe)] = Entry(trace: trace) }
         return probe
@@ -109,11 +109,13 @@ enum KeyPathProbe {
             current = hop.destinations
         }
         reading.destinations = trace.hops.isEmpty ? [] : current
-        for probe in trace.probes where probe.probedSlot != -1 {
+        for probe in trace.probes {
+            let slot = takeReads(of: probe).attributeSlot
+            guard slot != -1 else { continue }
             // An attribute read anywhere but at the end of the chain, or more than one value
             // read, is not a key path we know.
-            guard probe.probedSlot >= 0, current.contains(where: { $0 === probe }), reading.attributeSlot == nil else { return nil }
-            reading.attributeSlot = probe.probedSlot
+            guard slot >= 0, current.contains(where: { $0 === probe }), reading.attributeSlot == nil else { return nil }
+            reading.attributeSlot = slot
             reading.finalEntity = probe.entity
         }
         if reading.attributeSlot == nil, let last = current.first { reading.finalEntity = last.entity }

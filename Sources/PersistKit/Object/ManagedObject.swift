@@ -21,16 +21,10 @@ open class ManagedObject {
     /// The object's entity.
     public let entity: EntityDescription
     /// The object's identity: temporary until its first save, permanent after.
-    @exclusivity(unchecked) public internal(set) var objectID: ObjectID {
-        didSet {
-            tiebreakKey = objectID.key
-            tiebreakIsTemporary = objectID.isTemporary
-        }
-    }
-    /// The object ID's key and kind, copied out so sorting compares two integers instead of
-    /// copying an `ObjectID` (two strings) per comparison.
-    @exclusivity(unchecked) final var tiebreakKey: Int64 = 0
-    @exclusivity(unchecked) final var tiebreakIsTemporary = true
+    @exclusivity(unchecked) public internal(set) final var objectID: ObjectID
+    /// What the context thinks of the object (inserted, deleted, ...): one byte, its flags and
+    /// their transitions in `ManagedObject+Lifecycle.swift`. Beside the ID's flag, in its padding.
+    @usableFromInline @exclusivity(unchecked) final var lifecycle = Lifecycle()
     /// The context the object belongs to; nil once it is removed from its context (after
     /// `reset()`, or after its deletion is saved).
     @exclusivity(unchecked) public internal(set) weak var managedObjectContext: ManagedObjectContext?
@@ -46,11 +40,6 @@ open class ManagedObject {
     @exclusivity(unchecked) final var version: Int64 = 0
     /// Its context's merge count when the object was read from its row (0: inserted here).
     @exclusivity(unchecked) final var readAtMerge = 0
-    @usableFromInline @exclusivity(unchecked) final var isProbe = false
-    /// On a probe (see `KeyPathProbe`): the slot of the one attribute read since it was reset
-    /// to -1, or ``probedSeveralReads``.
-    @usableFromInline @exclusivity(unchecked) final var probedSlot = -1
-    @usableFromInline @exclusivity(unchecked) final var probedRelationship = -1
     /// Loaded relationships and refused assignments; nil until a relationship is used.
     @exclusivity(unchecked) final var related: RelatedObjects?
     /// Values that could not be encoded when set (a Codable that failed): reported at save.
@@ -58,13 +47,6 @@ open class ManagedObject {
     /// Values of `.externalStorage` attributes read from their files, by slot, each with the
     /// reference it was read for; nil until one is read (see `ManagedObject+ExternalData.swift`).
     @exclusivity(unchecked) final var loadedExternalValues: [Int: LoadedExternalValue]?
-    @exclusivity(unchecked) final var insertedFlag = false
-    @exclusivity(unchecked) final var deletedFlag = false
-    /// Inserted, and the insertion not yet handed to observers: changes are part of it.
-    @exclusivity(unchecked) final var insertUnprocessed = false
-    /// Saved by its context's last save, which let it go unregistered because nothing else
-    /// held it: its `deinit` has no identity-map entry to remove.
-    @exclusivity(unchecked) final var leftUnregistered = false
 
     /// Creates an object of `entity` and inserts it into `context` if one is given.
     ///
@@ -77,8 +59,6 @@ open class ManagedObject {
         // storage is replaced by its row's at once, so it shares them.
         storage = context == nil ? entity.initialStorage : ManagedObject.ownStorage(copying: entity.initialStorage)
         objectID = entity.detachedObjectID
-        tiebreakKey = 0
-        tiebreakIsTemporary = true
         if !entity.attributeFieldOffsets.isEmpty, ObjectIdentifier(type(of: self)) == ObjectIdentifier(entity.objectClass) {
             entity.attributeFieldOffsets.install(in: self)
         }
@@ -90,9 +70,10 @@ open class ManagedObject {
     deinit {
         // The context holds saved, unchanged objects without retaining them: the last release
         // takes the object out of its identity map.
-        if !tiebreakIsTemporary, !leftUnregistered, let context = managedObjectContext {
+        if !hasTemporaryKey, !leftUnregistered, let context = managedObjectContext {
             context.objectWillDeallocate(self)
         }
+        if _slowPath(isProbe) { KeyPathProbe.unregister(self) }
     }
 
     /// Creates an object of this class's entity and inserts it into `context`.
@@ -280,9 +261,11 @@ open class ManagedObject {
         return storage
     }
 
-    /// `probedSlot` once a probe read more than one attribute, or one attribute twice: a key
-    /// path that does is no attribute.
-    @inlinable static var probedSeveralReads: Int { -3 }
+    /// Records, on a probe, the attribute slot a key path read (see `KeyPathProbe`).
+    @usableFromInline
+    final func noteProbedAttributeRead(slot: Int) {
+        KeyPathProbe.noteAttributeRead(self, slot: slot)
+    }
 
     /// Gives this object's `@Attribute` wrappers their slots, the first time one is used on
     /// an object that was not given them when it was made (see `AttributeFieldOffsets`).
@@ -298,12 +281,21 @@ open class ManagedObject {
 }
 
 extension ManagedObject {
+    /// The key of the object's ID: its row's primary key once saved, its temporary key before
+    /// (see ``hasTemporaryKey``). Read from the ID in place: nothing is copied.
+    @inline(__always)
+    var identityKey: Int64 { objectID.key }
+
+    /// Whether ``identityKey`` is a temporary key (the object is not saved yet).
+    @inline(__always)
+    var hasTemporaryKey: Bool { objectID.isTemporary }
+
     /// Orders objects that tie on every sort descriptor: saved ones by primary key, then unsaved
     /// ones by insertion. Both SQL (`ORDER BY ..., "_pk"`) and memory use this order.
     @inline(__always)
     static func tiebreak(_ a: ManagedObject, _ b: ManagedObject) -> Int {
-        if a.tiebreakIsTemporary != b.tiebreakIsTemporary { return a.tiebreakIsTemporary ? 1 : -1 }
-        return a.tiebreakKey < b.tiebreakKey ? -1 : (a.tiebreakKey == b.tiebreakKey ? 0 : 1)
+        if a.hasTemporaryKey != b.hasTemporaryKey { return a.hasTemporaryKey ? 1 : -1 }
+        return a.identityKey < b.identityKey ? -1 : (a.identityKey == b.identityKey ? 0 : 1)
     }
 }
 

@@ -106,7 +106,7 @@ public struct Relationship<Value: RelationshipValue> {
         get {
             let index = object.entity.relationshipIndex(for: storageKeyPath)
             if object.isProbe {
-                object.probedRelationship = index
+                KeyPathProbe.noteRelationshipRead(object, index: index)
                 // A key path being read through relationships goes on to the destination's probes.
                 let followed = index >= 0 ? KeyPathProbe.follow(object, relationship: index, destination: Value.Destination.self,
                                                                 kind: Value.relationshipKind, keyPath: wrappedKeyPath) : nil

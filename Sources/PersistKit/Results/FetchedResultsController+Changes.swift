@@ -133,7 +133,7 @@ extension FetchedResultsController {
         let sorts = plan.sorts
         try context.forEachKeyedRow(plan, includesPendingChanges: fetchRequest.includesPendingChanges, sortValues: true) { key, values, object in
             if let object {
-                entries.append(ResultsEntry(object: object, sorts: sorts, holding: object.tiebreakIsTemporary))
+                entries.append(ResultsEntry(object: object, sorts: sorts, holding: object.hasTemporaryKey))
             } else {
                 entries.append(ResultsEntry(key: key, values: values))
             }
@@ -151,8 +151,8 @@ extension FetchedResultsController {
                                   related: [ManagedObject], sorts: [ResolvedSort]) -> ResultsDiffInput {
         var updatedObjects = Set(notice.updated.lazy.map { ObjectIdentifier($0.object) })
         for object in related { updatedObjects.insert(ObjectIdentifier(object)) }
-        var updatedKeys = core.keyed ? Set(notice.updated.lazy.filter { !$0.object.tiebreakIsTemporary }.map(\.object.tiebreakKey)) : []
-        if core.keyed { for object in related where !object.tiebreakIsTemporary { updatedKeys.insert(object.tiebreakKey) } }
+        var updatedKeys = core.keyed ? Set(notice.updated.lazy.filter { !$0.object.hasTemporaryKey }.map(\.object.identityKey)) : []
+        if core.keyed { for object in related where !object.hasTemporaryKey { updatedKeys.insert(object.identityKey) } }
         let oldIndex = ResultsRowIndex(oldRows)
         var survived = [Bool](repeating: false, count: oldRows.count)
         var inserted: [Int] = []

@@ -18,7 +18,7 @@ extension ManagedObjectContext {
         }
         // Saved rows by their committed values, minus the objects changed here, merged with the
         // pending objects that match now; enough rows to fill the window after exclusions.
-        let excluded = Set(pending.changedOrDeleted.map(\.tiebreakKey))
+        let excluded = Set(pending.changedOrDeleted.map(\.identityKey))
         let extra = try (pending.inserted + pending.changedOrDeleted.filter { !$0.deletedFlag })
             .filter(plan.matches)
             .sorted(by: plan.areInIncreasingOrder)
@@ -84,6 +84,6 @@ extension ManagedObjectContext.FetchPlan {
             if order != 0 { return order < 0 }
         }
         // Ties: saved objects by key, unsaved ones after every saved one.
-        return !object.tiebreakIsTemporary && object.tiebreakKey < key
+        return !object.hasTemporaryKey && object.identityKey < key
     }
 }

@@ -174,15 +174,15 @@ extension ManagedObjectContext {
     /// The owning side of a join table: lists not loaded yet are read in one query (a loaded
     /// list is current, local changes included).
     private func ownedLists(_ index: Int, for objects: [ManagedObject], storedRows: StoredReferences) throws -> [ToManyContents] {
-        let keys = objects.filter { $0.related?.toMany[index] == nil && !$0.tiebreakIsTemporary }.map(\.tiebreakKey)
+        let keys = objects.filter { $0.related?.toMany[index] == nil && !$0.hasTemporaryKey }.map(\.identityKey)
         var byOwner: [Int64: [Int64]] = [:]
         for link in try storedRows(keys) { byOwner[link.owner, default: []].append(link.key) }
         let generation = graph.generation
         return objects.compactMap { object in
             if let contents = object.related?.toMany[index] { return contents }
             // An unsaved object's list needs no query: the read path sets it up.
-            guard !object.tiebreakIsTemporary else { return toManyContents(of: object, relationship: index) }
-            let contents = ToManyContents(references: byOwner[object.tiebreakKey] ?? [], generation: generation)
+            guard !object.hasTemporaryKey else { return toManyContents(of: object, relationship: index) }
+            let contents = ToManyContents(references: byOwner[object.identityKey] ?? [], generation: generation)
             if object.related == nil { object.related = RelatedObjects() }
             object.related?.toMany[index] = contents
             return contents

@@ -18,7 +18,7 @@ extension ManagedObjectContext {
         for chain in plan.relationshipChains {
             keys.formUnion(try affectedKeys(chain, references: &references))
         }
-        for object in pending.changedOrDeleted { keys.remove(object.tiebreakKey) }
+        for object in pending.changedOrDeleted { keys.remove(object.identityKey) }
         guard !keys.isEmpty else { return pending }
         pending.changedOrDeleted += try readObjects(entity: plan.entity, keys: keys.sorted()).filter { !$0.deletedFlag }
         return pending

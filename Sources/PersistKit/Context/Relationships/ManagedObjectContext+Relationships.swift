@@ -9,7 +9,7 @@ extension ManagedObjectContext {
     /// How `object` is referred to from storage: its key, or its temporary key negated.
     @inline(__always)
     func reference(to object: ManagedObject) -> Int64 {
-        object.tiebreakIsTemporary ? -object.tiebreakKey : object.tiebreakKey
+        object.hasTemporaryKey ? -object.identityKey : object.identityKey
     }
 
     /// The destination entity of a relationship in this context's model.
@@ -116,7 +116,7 @@ extension ManagedObjectContext {
         case .unresolved, .foreignKey:
             return nil
         case .joinTable(let table, isOwner: true):
-            references = object.tiebreakIsTemporary ? [] : ((try? store.links(in: table, owners: [object.tiebreakKey])) ?? []).map(\.key)
+            references = object.hasTemporaryKey ? [] : ((try? store.links(in: table, owners: [object.identityKey])) ?? []).map(\.key)
         case .joinTable(let table, isOwner: false):
             references = (try? derivedLinks(of: [object], table: table, relationship: relationship))?.first ?? []
         case .inverseForeignKey(_, let slot, let positionSlot):
@@ -158,7 +158,7 @@ extension ManagedObjectContext {
         for (index, owner) in owners.enumerated() { ownerIndex[reference(to: owner)] = index }
         var members = [[(reference: Int64, position: Int64)]](repeating: [], count: owners.count)
         let held = registry.held(entity)
-        let saved = owners.filter { !$0.tiebreakIsTemporary }.map(\.tiebreakKey)
+        let saved = owners.filter { !$0.hasTemporaryKey }.map(\.identityKey)
         let rows = if let storedRows { try storedRows(saved) } else {
             try store.references(in: entity, slot: slot, positionSlot: positionSlot, owners: saved)
         }
@@ -206,7 +206,7 @@ extension ManagedObjectContext {
         func changedHere(_ owner: ManagedObject) -> Bool {
             (owner.deletedFlag && !keepsDeleted) || owner.related?.toMany[inverseIndex]?.committed != nil
         }
-        let saved = objects.filter { !$0.tiebreakIsTemporary }.map(\.tiebreakKey)
+        let saved = objects.filter { !$0.hasTemporaryKey }.map(\.identityKey)
         let rows = if let storedRows { try storedRows(saved) } else { try store.inverseLinks(in: table, destinations: saved) }
         for row in rows {
             if let owner = held?.byKey[row.key], changedHere(owner) { continue }

@@ -120,7 +120,7 @@ extension ManagedObjectContext {
             keys.reserveCapacity(inserts.count - index)
             while index < inserts.count, inserts[index].entity === entity {
                 rows.append(inserts[index].storage)
-                keys.append(inserts[index].tiebreakKey)   // the temporary key, without copying the ID
+                keys.append(inserts[index].identityKey)   // the temporary key, without copying the ID
                 index += 1
             }
             plan.inserts.append(.init(entity: entity, rows: rows, temporaryKeys: keys))

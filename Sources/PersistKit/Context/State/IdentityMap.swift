@@ -61,7 +61,7 @@ struct IdentityMap: ~Copyable {
     /// (the rows of one query, read into a context that held none of that entity): the table
     /// is sized once and no key is looked up first.
     mutating func insertNew(_ objects: [ManagedObject]) {
-        table.insertNew(contentsOf: objects, key: \.tiebreakKey, value: Unmanaged.passUnretained)
+        table.insertNew(contentsOf: objects, key: \.identityKey, value: Unmanaged.passUnretained)
     }
 
     /// Removes and returns the object with `key`.

@@ -19,7 +19,7 @@ final class ResultsEntry {
     /// its to-ones for a sort by a related object's attribute.
     init(object: ManagedObject, sorts: [ResolvedSort], holding: Bool = true) {
         held = holding ? object : nil
-        savedKey = object.tiebreakKey
+        savedKey = object.identityKey
         let storage = object.storage
         func value(_ index: Int) -> SQLValue {
             index < sorts.count ? ResultsEntry.value(of: sorts[index], object, storage) : .null
@@ -43,9 +43,9 @@ final class ResultsEntry {
     /// The row's identity as its object's ID has it now: an unsaved object's temporary key
     /// until it is saved.
     @inline(__always)
-    var isTemporary: Bool { held?.tiebreakIsTemporary ?? false }
+    var isTemporary: Bool { held?.hasTemporaryKey ?? false }
     @inline(__always)
-    var key: Int64 { held?.tiebreakKey ?? savedKey }
+    var key: Int64 { held?.identityKey ?? savedKey }
 
     /// What a sort reads from an object: an attribute straight from its storage, a key path
     /// through to-ones (`project.name`) from the related object as it is now.

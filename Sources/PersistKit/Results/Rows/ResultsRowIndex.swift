@@ -7,7 +7,7 @@ import PersistKitCollections
 /// and store, and hashing their names for 100,000 rows was most of a refetch's diff. Permanent
 /// IDs (nearly every row) go in an ``Int64HashTable``: `Dictionary`'s SipHash was then most of
 /// what was left. The ID's number and kind are read from the copies an object keeps for
-/// sorting (`tiebreakKey`), not from `objectID`: no run-time exclusivity check and no copy of
+/// sorting (`identityKey`), not from `objectID`: no run-time exclusivity check and no copy of
 /// its two strings per row.
 struct ResultsRowIndex: ~Copyable {
     private var positions: Int64HashTable<Int>
@@ -27,7 +27,7 @@ struct ResultsRowIndex: ~Copyable {
 
     /// The position of the row with the object ID of `object`, or nil when no row has it.
     func position(of object: ManagedObject) -> Int? {
-        object.tiebreakIsTemporary ? temporary[object.tiebreakKey] : positions[object.tiebreakKey]
+        object.hasTemporaryKey ? temporary[object.identityKey] : positions[object.identityKey]
     }
 
     /// The position of the row with the same identity as `row`, or nil when no row has it.

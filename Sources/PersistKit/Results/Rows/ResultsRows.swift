@@ -62,8 +62,8 @@ final class ResultsRows {
     func entry(for object: ManagedObject) -> ResultsEntry? {
         buildIndexes()
         if let entry = placedIndex[ResultsPlacedIndex.key(object)] { return entry }
-        guard keyed, !object.tiebreakIsTemporary else { return nil }
-        return placedKeyIndex[UInt64(bitPattern: object.tiebreakKey)]
+        guard keyed, !object.hasTemporaryKey else { return nil }
+        return placedKeyIndex[UInt64(bitPattern: object.identityKey)]
     }
 
     func isPlaced(_ object: ManagedObject) -> Bool {
@@ -83,7 +83,7 @@ final class ResultsRows {
 
     /// The row for an object placed now: keyed rows hold only unsaved objects.
     private func makeEntry(_ object: ManagedObject) -> ResultsEntry {
-        keyed ? ResultsEntry(object: object, sorts: sorts, holding: object.tiebreakIsTemporary)
+        keyed ? ResultsEntry(object: object, sorts: sorts, holding: object.hasTemporaryKey)
             : ResultsEntry(object: object, sorts: sorts)
     }
 
