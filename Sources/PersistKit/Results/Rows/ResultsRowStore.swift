@@ -94,13 +94,15 @@ struct ResultsRowStore: Sequence {
     }
 
     /// Puts `entry` in at the place `before` says: after the rows it holds for, before the others.
-    mutating func insert(_ entry: ResultsEntry, _ before: (ResultsEntry) -> Bool) {
+    /// Returns the flat position it went to.
+    @discardableResult
+    mutating func insert(_ entry: ResultsEntry, _ before: (ResultsEntry) -> Bool) -> Int {
         fetched = nil
         count += 1
         guard !chunks.isEmpty else {
             chunks = [[entry]]
             rebuildTree()
-            return
+            return 0
         }
         var low = 0, high = chunks.count
         while low < high {
@@ -109,12 +111,14 @@ struct ResultsRowStore: Sequence {
         }
         let chunk = Swift.min(low, chunks.count - 1)
         let offset = Self.partitionPoint(chunks[chunk], before)
+        let position = start(of: chunk) + offset
         chunks[chunk].insert(entry, at: chunks[chunk].startIndex + offset)
         if chunks[chunk].count > maxChunk {
             split(chunk)
         } else {
             add(1, toChunk: chunk)
         }
+        return position
     }
 
     /// Takes out the row at flat position `position` (`0 ..< count`).

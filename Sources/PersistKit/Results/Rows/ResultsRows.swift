@@ -124,9 +124,26 @@ final class ResultsRows {
         var positions: [ObjectIdentifier: Int] = [:]
         positions.reserveCapacity(objects.count)
         if (outgoing.count + incoming.count) * ResultsRows.mergeRatio <= rows.count {
+            let oldCount = rows.count
             for position in outgoing.reversed() { rows.remove(at: position) }
-            for entry in incoming { rows.insert(entry) { ResultsEntry.compare($0, entry, sorts: order) < 0 } }
-            for (object, entry) in zip(objects, incoming) { positions[ObjectIdentifier(object)] = lowerBound(entry) }
+            // Each binary search over a million rows is a cache miss a step: a few rows' new
+            // places are kept as they are inserted (a later one shifts those after it), more
+            // are found again after.
+            var placed: [Int] = []
+            placed.reserveCapacity(incoming.count)
+            for entry in incoming {
+                let position = rows.insert(entry) { ResultsEntry.compare($0, entry, sorts: order) < 0 }
+                if incoming.count <= ResultsRows.trackedPlacements {
+                    for index in placed.indices where placed[index] >= position { placed[index] += 1 }
+                    placed.append(position)
+                }
+            }
+            for (offset, (object, entry)) in zip(objects, incoming).enumerated() {
+                positions[ObjectIdentifier(object)] = offset < placed.count ? placed[offset] : lowerBound(entry)
+            }
+            for entry in incoming { index(entry) }
+            updateSections(outgoing: outgoing, oldCount: oldCount, incoming: incoming)
+            return positions
         } else {
             var flat = rows.array
             rows = ResultsRowStore(maxChunk: maxChunk)   // so `flat` is the only reference: swaps move no counts
@@ -145,6 +162,10 @@ final class ResultsRows {
         let sorts = sorts
         return rows.partitionPoint { ResultsEntry.compare($0, probe, sorts: sorts) < 0 }
     }
+
+    /// The most incoming rows whose places `apply` keeps as it inserts them (each insertion
+    /// shifts the kept places after it: quadratic), rather than finding each again.
+    static let trackedPlacements = 32
 
     /// How many rows per changed row make one merge over every row cheaper than placing each
     /// changed row on its own: a placement is a move within a chunk and two binary searches
@@ -204,6 +225,55 @@ final class ResultsRows {
             }
         }
         return newPositions
+    }
+
+    /// The sections after a few rows left (`outgoing`, ascending positions among `oldCount`
+    /// rows) and `incoming` rows came, from the section sizes alone: a leaving row's section is
+    /// found by its old position among the section starts, a new row's by its key among the
+    /// section keys (a key not there makes a new section), and sections left empty go. No row
+    /// is read: the boundary searches `rebuildSections` makes touch scattered rows, a cache
+    /// miss a step in a million.
+    private func updateSections(outgoing: [Int], oldCount: Int, incoming: [ResultsEntry]) {
+        guard sectioned, let first = sorts.first else { return }   // one section: [.null] at 0, always
+        var keys = sectionKeys
+        var sizes = sectionStarts.indices.map { index in
+            (index + 1 < sectionStarts.count ? sectionStarts[index + 1] : oldCount) - sectionStarts[index]
+        }
+        for position in outgoing {
+            var low = 0, high = sectionStarts.count   // the first section starting after `position`
+            while low < high {
+                let mid = (low + high) / 2
+                if sectionStarts[mid] <= position { low = mid + 1 } else { high = mid }
+            }
+            guard low > 0, sizes[low - 1] > 0 else {
+                rebuildSections(affectedKeys: incoming.map { $0.key(0) })   // not the sections it was placed in: never guess
+                return
+            }
+            sizes[low - 1] -= 1
+        }
+        for entry in incoming {
+            let key = entry.key(0)
+            var low = 0, high = keys.count   // the first section key not before `key`
+            while low < high {
+                let mid = (low + high) / 2
+                if first.compare(keys[mid], key) < 0 { low = mid + 1 } else { high = mid }
+            }
+            if low < keys.count, first.compare(keys[low], key) == 0 {
+                sizes[low] += 1
+            } else {
+                keys.insert(key, at: low)
+                sizes.insert(1, at: low)
+            }
+        }
+        var newKeys: [SQLValue] = [], newStarts: [Int] = []
+        var start = 0
+        for (key, size) in zip(keys, sizes) where size > 0 {
+            newKeys.append(key)
+            newStarts.append(start)
+            start += size
+        }
+        sectionKeys = newKeys
+        sectionStarts = newStarts
     }
 
     /// Finds section boundaries by binary search on the section key (the first sort key):
