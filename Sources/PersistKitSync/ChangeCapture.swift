@@ -113,6 +113,13 @@ struct ChangeCapture {
                 try resolver.load(toOne.destination, keys: keys, sql)
             }
         }
+        // What each updated object's to-ones last synced (pushed or pulled): a to-one holding
+        // that value again was not set, only its place in a list moved (or it was set back).
+        let updatedWithToOnes = order.filter { object in
+            guard let change = touched[object], change.inserted == nil, let described = schema.entities[object.entity] else { return false }
+            return described.toOnes.contains { change.keys[$0.name] != nil }
+        }
+        let synced = try LocalSyncTables.clocks(of: updatedWithToOnes.map { resolver.id($0.entity, $0.key) }, sql)
         var orderedOwners: [OrderedList: HybridTimestamp] = [:]
         for object in order {
             guard let change = touched[object], let described = schema.entities[object.entity] else { continue }
@@ -145,14 +152,17 @@ struct ChangeCapture {
                 guard let at = stamp(toOne.name, holdingDefault: (values[toOne.name] ?? .null) == .null) else { continue }
                 var reference = SyncValue.null
                 if case .integer(let key) = values[toOne.name] ?? .null { reference = SyncValue(.text(resolver.id(toOne.destination, key))) }
-                record.fields[toOne.name] = reference
-                record.clocks[toOne.name] = at.description
-                batch.clocks.append((id, toOne.name, LocalSyncTables.Clock(clock: at.description, value: reference.json)))
                 if let inverse = toOne.orderedInverse, let owner = reference.text {
                     let list = OrderedList(owner: owner, ownerEntity: toOne.destination, relationship: inverse,
                                            elementEntity: object.entity, toOne: toOne.name)
                     orderedOwners[list] = max(orderedOwners[list] ?? at, at)
                 }
+                // Stamped again, an unchanged reference would beat another store's later move of
+                // the object (a reorder is the order key's change, pushed by captureOrder).
+                if change.inserted == nil, let last = synced[id]?[toOne.name], last.value == reference.json { continue }
+                record.fields[toOne.name] = reference
+                record.clocks[toOne.name] = at.description
+                batch.clocks.append((id, toOne.name, LocalSyncTables.Clock(clock: at.description, value: reference.json)))
             }
             for link in described.links {
                 guard let at = stamp(link.relationship) else { continue }

@@ -295,6 +295,47 @@ final class ConflictTests: SyncTestCase {
         XCTAssertEqual(finalB.pinned.map(\.title), ["n4", "n3", "n2", "n1", "n0"])
         try XCTAssertEqual(GraphSnapshot.of(a), GraphSnapshot.of(b))
     }
+
+    /// A reorder moves places in the list, it does not set the moved notes' folder again: a later
+    /// reorder on B must not pull back a note that A took out of the folder before it.
+    func testAReorderDoesNotUndoAnEarlierMoveOutOfTheList() async throws {
+        let a = try makeContainer("a"), b = try makeContainer("b")
+        let engineA = try engine(a), engineB = try engine(b)
+        let context = a.newContext()
+        let folder = SFolder(context: context)
+        folder.name = "list"
+        for index in 0..<3 {
+            let note = SNote(context: context)
+            note.title = "n\(index)"
+            note.folder = folder
+        }
+        try context.save()
+        try await engineA.sync()
+        try await engineB.sync()
+        func folderOf(_ container: PersistentContainer) throws -> SFolder {
+            let context = container.newContext()
+            contexts.append(context)
+            return try XCTUnwrap(try context.fetch(FetchRequest<SFolder>()).first)
+        }
+        // A takes n0 out of the folder; B, not having heard, later moves n0 to the end.
+        let onA = try folderOf(a)
+        let n0 = try XCTUnwrap(onA.notes.first { $0.title == "n0" })
+        n0.folder = nil
+        try onA.managedObjectContext?.save()
+        try await engineA.sync()
+        usleep(5_000)
+        let onB = try folderOf(b)
+        var notes = onB.notes
+        notes.append(notes.removeFirst())
+        onB.notes = notes
+        try onB.managedObjectContext?.save()
+        try await engineB.sync()
+        try await engineA.sync()
+        for container in [a, b] {
+            XCTAssertEqual(try folderOf(container).notes.map(\.title), ["n1", "n2"], "A's move out stands")
+        }
+        try XCTAssertEqual(GraphSnapshot.of(a), GraphSnapshot.of(b))
+    }
 }
 
 /// `XCTAssertThrowsError` for async expressions.

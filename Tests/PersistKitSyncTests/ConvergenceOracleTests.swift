@@ -114,14 +114,25 @@ final class ConvergenceOracleTests: SyncTestCase {
         case 25..<45:
             let note = notes[random(0..<notes.count)]
             switch random(0..<3) {
-            case 0: note.title = "t\(random(0..<1000))"; set(note, "title", note.title)
-            case 1: note.count = random(0..<100); set(note, "count", String(note.count))
-            default: note.body = chance(30) ? nil : "b\(random(0..<100))"; set(note, "body", note.body)
+            case 0:
+                let old = note.title
+                note.title = "t\(random(0..<1000))"
+                if note.title != old { set(note, "title", note.title) }
+            case 1:
+                let old = note.count
+                note.count = random(0..<100)
+                if note.count != old { set(note, "count", String(note.count)) }
+            default:
+                let old = note.body
+                note.body = chance(30) ? nil : "b\(random(0..<100))"
+                if note.body != old { set(note, "body", note.body) }
             }
         case 45..<55:
             let note = notes[random(0..<notes.count)]
+            let old = note.folder
             note.folder = chance(20) ? nil : folders.randomElement(using: &generator)
-            set(note, "folder", note.folder.map(id))
+            // Giving a key the value it holds changes nothing: no edit to sync, none to merge.
+            if note.folder !== old { set(note, "folder", note.folder.map(id)) }
         case 55..<65:
             let note = notes[random(0..<notes.count)]
             guard let label = labels.randomElement(using: &generator) else { break }
