@@ -34,7 +34,7 @@ final class ServerSession: @unchecked Sendable {
 
     /// Connects to `server`, waiting at most its ``SyncServer/responseTimeout``.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.sync` naming the server and why it could not be reached.
+    /// - Throws: `PersistError` `.sync` naming the server and why it could not be reached.
     static func connect(to server: SyncServer, logger: Logger = Logger(label: "PersistKitSync", factory: { _ in SwiftLogNoOpLogHandler() }))
         async throws -> ServerSession {
         do {

@@ -38,7 +38,7 @@ public struct SyncConfiguration: Sendable {
     /// The wall clock the hybrid clock reads: each local change is stamped with its save's
     /// time on this clock (tests set one that is off, to see the stores converge anyway).
     public var clock: @Sendable () -> Date = { Date() }
-    /// How often a continuous engine (``SyncEngine/start()``) looks for local saves of other
+    /// How often a continuous engine (``SyncEngine/start(onRound:)``) looks for local saves of other
     /// processes, in seconds; its own process's saves and the server's notifications wake it at once.
     public var pollInterval: TimeInterval = 0.05
     /// How long a continuous engine waits after a failed round before it tries again, at

@@ -60,7 +60,7 @@ public final class SyncEngine: Sendable {
     /// processes: a lock file beside the store).
     ///
     /// - Returns: what the round sent, received and settled.
-    /// - Throws: ``PersistKit/PersistError`` `.sync` (server unreachable, not a member of the
+    /// - Throws: `PersistError` `.sync` (server unreachable, not a member of the
     ///   space, model versions that do not fit: the changes stay queued), or the store's own
     ///   errors. A failed round leaves the store as it was, or with what it pulled so far.
     @discardableResult
@@ -98,7 +98,7 @@ public final class SyncEngine: Sendable {
     var listenerConnections: Int { continuous.withLock { $0?.listenerConnections ?? 0 } }
 
     /// Ends the store's hold on its persistent history (see
-    /// ``PersistKit/PersistentContainer/retainHistory(after:for:)``), for a store that will not
+    /// `PersistentContainer.retainHistory(after:for:)`), for a store that will not
     /// sync again.
     public func releaseHistory() throws {
         try container.releaseHistory(for: configuration.transactionAuthor)

@@ -2,7 +2,7 @@ import Foundation
 import PersistKit
 import PostgresNIO
 
-/// Makes every sync failure a ``PersistKit/PersistError`` with code `.sync`, one sentence
+/// Makes every sync failure a `PersistError` with code `.sync`, one sentence
 /// naming what failed, the server and the space.
 enum SyncFailure {
     /// An error with `message`.

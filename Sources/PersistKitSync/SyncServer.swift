@@ -51,7 +51,7 @@ public struct SyncServer: Sendable {
     /// verifying the certificate) or `verify-full` (TLS, certificate verified against the
     /// system's trust roots and the host name), as libpq's; set ``tls`` for anything else.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.sync` for a URL that is not a PostgreSQL URL,
+    /// - Throws: `PersistError` `.sync` for a URL that is not a PostgreSQL URL,
     ///   naming what is wrong (never the password).
     public init(url text: String, schema: String = "persistkit_sync") throws {
         guard let url = URLComponents(string: text), let scheme = url.scheme, ["postgres", "postgresql"].contains(scheme) else {
@@ -117,7 +117,7 @@ public struct SyncServer: Sendable {
     /// as the role that will own the schema (it needs `CREATE` on the database and
     /// `CREATEROLE`); engines connecting as an owner or superuser do it themselves.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.sync` when the server cannot be reached or
+    /// - Throws: `PersistError` `.sync` when the server cannot be reached or
     ///   refuses a statement.
     public func install() async throws {
         try await ServerSession.withConnection(to: self) { session in try await session.install() }
@@ -126,7 +126,7 @@ public struct SyncServer: Sendable {
     /// Lets the PostgreSQL role `role` connect as a sync client (grants it the client group
     /// role). The role must exist; it still reaches only the spaces it is a member of.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.sync`.
+    /// - Throws: `PersistError` `.sync`.
     public func addClient(role: String) async throws {
         try await ServerSession.withConnection(to: self) { session in
             try await session.execute("GRANT \(ServerSchema.quote(serverSchema.clientRole)) TO \(ServerSchema.quote(role))")
@@ -137,7 +137,7 @@ public struct SyncServer: Sendable {
     /// space is made by the first client that syncs it, which becomes its first member;
     /// only the schema's owner (or a superuser) adds others.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.sync`, also when the space does not exist yet.
+    /// - Throws: `PersistError` `.sync`, also when the space does not exist yet.
     public func addMember(role: String, toSpace space: String) async throws {
         try await ServerSession.withConnection(to: self) { session in
             try await session.addMember(role: role, space: space)

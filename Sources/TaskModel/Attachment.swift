@@ -40,7 +40,7 @@ public final class Attachment: ManagedObject {
     /// empty data then), a missing or damaged file is an error. What to read before the bytes
     /// leave the store (a copy, an export).
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.externalDataUnavailable` naming the attachment
+    /// - Throws: `PersistError` `.externalDataUnavailable` naming the attachment
     ///   and its file, when the folder beside the store was not kept with it or the file was
     ///   changed.
     public func readContents() throws -> Data {
@@ -55,7 +55,7 @@ public final class Attachment: ManagedObject {
     /// Checks a file name as an attachment's must be: not empty, one path component (no `/`,
     /// not `.` or `..`), no control characters, at most 255 bytes of UTF-8.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` naming the problem.
+    /// - Throws: `PersistError` `.validation` naming the problem.
     public static func validate(fileName: String) throws {
         func refuse(_ problem: String) -> PersistError {
             PersistError(.validation, "an attachment's file name \(problem)", entity: entityName, attribute: "fileName")
@@ -73,7 +73,7 @@ public final class Attachment: ManagedObject {
     /// Checks a media type: `type/subtype` (`image/jpeg`, `text/plain; charset=utf-8`), at
     /// most 255 characters, no spaces or control characters before its parameters.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` naming the problem.
+    /// - Throws: `PersistError` `.validation` naming the problem.
     public static func validate(mediaType: String) throws {
         let essence = mediaType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let parts = essence.split(separator: "/", omittingEmptySubsequences: false)
@@ -89,7 +89,7 @@ public final class Attachment: ManagedObject {
 
     /// Checks a size against ``maximumSize``.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation`: `an attachment can hold at most
+    /// - Throws: `PersistError` `.validation`: `an attachment can hold at most
     ///   100 MB (movie.mp4 has 120.5 MB)`.
     public static func validate(size: Int, fileName: String) throws {
         guard size > maximumSize else { return }
@@ -102,7 +102,7 @@ public final class Attachment: ManagedObject {
     /// ``validate(mediaType:)`` refuses. (Its
     /// size is checked by the `contents` attribute's rule, without reading a stored file.)
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation`, attribute "fileName" or "mediaType".
+    /// - Throws: `PersistError` `.validation`, attribute "fileName" or "mediaType".
     override public func validateForSave() throws {
         try Attachment.validate(fileName: fileName)
         try Attachment.validate(mediaType: mediaType)

@@ -28,7 +28,7 @@ public struct AttachmentRecord: Codable, Sendable, Hashable {
 
     /// The record of an attachment: reads its contents (from its file, when it has one).
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.externalDataUnavailable` when its file is
+    /// - Throws: `PersistError` `.externalDataUnavailable` when its file is
     ///   missing or damaged (``Attachment/readContents()``).
     public init(_ attachment: Attachment) throws {
         self.init(fileName: attachment.fileName, mediaType: attachment.mediaType, createdAt: attachment.createdAt,

@@ -21,7 +21,7 @@ enum LabelName {
 
     /// Checks a cleaned name.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` naming the problem.
+    /// - Throws: `PersistError` `.validation` naming the problem.
     static func validate(_ name: String, kind: Kind) throws {
         func refuse(_ problem: String) -> PersistError {
             PersistError(.validation, "a \(kind.noun)'s name " + problem, entity: kind.entityName, attribute: "name")

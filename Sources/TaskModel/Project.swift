@@ -10,7 +10,7 @@ import PersistKit
 /// ```
 ///
 /// Names are unique, compared without regard to case ("home" finds "Home"). Deleting a project
-/// leaves its tasks without one (the `nullify` rule); ``TaskStore/removeProject(named:tasks:)``
+/// leaves its tasks without one (the `nullify` rule); ``TaskStore/removeProject(named:_:)``
 /// can remove them too.
 public final class Project: ManagedObject {
     /// The most characters a project's (or tag's) name may have.
@@ -23,7 +23,7 @@ public final class Project: ManagedObject {
 
     /// Refuses a name that is empty, spans lines or is not trimmed.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` (entity "Project", attribute "name").
+    /// - Throws: `PersistError` `.validation` (entity "Project", attribute "name").
     override public func validateForSave() throws {
         guard !name.isEmpty, name.count <= Project.maximumNameLength else { return }
         try LabelName.validate(name, kind: .project)

@@ -19,7 +19,7 @@ public final class Tag: ManagedObject {
 
     /// Refuses a name with whitespace or a leading `#`.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` (entity "Tag", attribute "name").
+    /// - Throws: `PersistError` `.validation` (entity "Tag", attribute "name").
     override public func validateForSave() throws {
         guard !name.isEmpty, name.count <= Project.maximumNameLength else { return }
         try LabelName.validate(name, kind: .tag)

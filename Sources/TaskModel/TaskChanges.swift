@@ -53,7 +53,7 @@ public struct TaskChanges: Sendable, Hashable {
     /// try TaskChanges(name: " ", addedTags: ["two words"]).validate()   // "a task's name cannot be empty"
     /// ```
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` naming the first bad name's problem.
+    /// - Throws: `PersistError` `.validation` naming the first bad name's problem.
     public func validate() throws {
         _ = try TaskStore.check(self)
     }

@@ -107,7 +107,7 @@ public struct TaskDocument: Codable, Sendable, Hashable {
 
     /// Reads a document from JSON.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.typeMismatch` saying why the data is not a task
+    /// - Throws: `PersistError` `.typeMismatch` saying why the data is not a task
     ///   export (not JSON, another format, a newer version, a missing or wrong value and where).
     public init(data: Data) throws {
         let decoder = JSONDecoder()
@@ -167,7 +167,7 @@ public struct TaskDocument: Codable, Sendable, Hashable {
     /// try document.validate()     // "not a valid task export (task 2: a task's name cannot be empty)"
     /// ```
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation`, its message
+    /// - Throws: `PersistError` `.validation`, its message
     ///   `not a valid task export (WHAT: PROBLEM)`, the tasks, projects and tags counted from 1.
     public func validate() throws {
         do {

@@ -69,7 +69,7 @@ public final class TaskItem: ManagedObject {
     /// Refuses to save a task whose name spans lines or is not trimmed. (Its length, 1 to
     /// 1,000 characters, is a rule of the `name` attribute, which the save checks itself.)
     ///
-    /// - Throws: ``PersistKit/PersistError`` with code `.validation`, entity "Task" and
+    /// - Throws: `PersistError` with code `.validation`, entity "Task" and
     ///   attribute "name".
     override public func validateForSave() throws {
         // An empty or too long name is reported by the attribute's rules: said once, not twice.
@@ -140,7 +140,7 @@ public final class TaskItem: ManagedObject {
     /// Checks a name as a task's name must be: not empty, at most 1,000 characters, one line,
     /// trimmed.
     ///
-    /// - Throws: ``PersistKit/PersistError`` with code `.validation` naming the attribute and the
+    /// - Throws: `PersistError` with code `.validation` naming the attribute and the
     ///   problem.
     public static func validate(name: String) throws {
         if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {

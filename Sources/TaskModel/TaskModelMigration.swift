@@ -19,7 +19,7 @@ public enum TaskModelMigration {
     ///
     /// - Parameter context: a context of the version 2 model, ``TaskModelV2`` (the stage's
     ///   `didMigrate`).
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     @discardableResult
     public static func tagHashtags(in context: ManagedObjectContext) throws -> Int {
         // Which tasks each tag gets, keyed by the lower-cased name, in the order names are met.

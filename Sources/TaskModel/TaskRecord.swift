@@ -64,7 +64,7 @@ public struct TaskRecord: Codable, Sendable, Hashable {
 
     /// The record of a task's current values, its attachments' bytes read.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.externalDataUnavailable` when an attachment's
+    /// - Throws: `PersistError` `.externalDataUnavailable` when an attachment's
     ///   file is missing or damaged (``Attachment/readContents()``).
     public init(_ task: TaskItem) throws {
         self.init(name: task.name, notes: task.notes, due: task.dueValue, isComplete: task.isComplete,

@@ -11,9 +11,12 @@ extension TaskStore {
     /// ```
     ///
     /// - Parameters:
+    ///   - contents: the file's bytes.
+    ///   - fileName: the file's name, shown and exported with it.
     ///   - mediaType: the media type; nil takes it from the file name's extension
     ///     (``MediaType/forFileName(_:)``).
-    /// - Throws: ``PersistKit/PersistError`` `.validation` for a bad file name or media type
+    ///   - task: the task the file belongs to, of this store.
+    /// - Throws: `PersistError` `.validation` for a bad file name or media type
     ///   (``Attachment/validate(fileName:)``, ``Attachment/validate(mediaType:)``) or more than
     ///   ``Attachment/maximumSize`` bytes,
     ///   `.invalidObject` for a task of another store or a removed one, or any save error;
@@ -45,7 +48,7 @@ extension TaskStore {
     /// A task's attachment by its number in ``TaskItem/attachments``, counted from 1 as
     /// `tasks attachments` shows them.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.objectNotFound`: `task #3 has no attachment 4
+    /// - Throws: `PersistError` `.objectNotFound`: `task #3 has no attachment 4
     ///   (it has 2)`.
     public func attachment(_ number: Int, of task: TaskItem) throws -> Attachment {
         try checkOwned(task)
@@ -61,7 +64,7 @@ extension TaskStore {
     /// Removes an attachment from its task and saves; its file, if it had one, is removed
     /// once the save commits.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.invalidObject` for an attachment of another
+    /// - Throws: `PersistError` `.invalidObject` for an attachment of another
     ///   store or one removed already, or any save error; nothing changes then.
     public func detach(_ attachment: Attachment) throws {
         guard attachment.managedObjectContext === context, !attachment.isDeleted else {

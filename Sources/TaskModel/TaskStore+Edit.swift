@@ -13,7 +13,7 @@ extension TaskStore {
 
     /// Cleans and checks every name in `changes`, before anything is changed.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` for a bad task, project or tag name.
+    /// - Throws: `PersistError` `.validation` for a bad task, project or tag name.
     static func check(_ changes: TaskChanges) throws -> CheckedChanges {
         var changes = changes
         if let name = changes.name {
@@ -89,7 +89,7 @@ extension TaskStore {
     /// The project named `name` (without regard to case); made (unsaved) when there is none
     /// and `creating` is true.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     func projectNamed(_ name: String, creating: Bool) throws -> Project? {
         let request = FetchRequest<Project>(predicate: .equals(\Project.name, name, options: .caseInsensitive))
         if let found = try context.fetch(request).first { return found }
@@ -102,7 +102,7 @@ extension TaskStore {
     /// The tag named `name` (without regard to case, a leading `#` ignored); made (unsaved)
     /// when there is none and `creating` is true.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     func tagNamed(_ name: String, creating: Bool) throws -> Tag? {
         let clean = LabelName.clean(name, kind: .tag)
         let request = FetchRequest<Tag>(predicate: .equals(\Tag.name, clean, options: .caseInsensitive))

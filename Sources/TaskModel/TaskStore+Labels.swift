@@ -6,21 +6,21 @@ extension TaskStore {
 
     /// Every project, by name (ignoring case).
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func projects() throws -> [Project] {
         try context.fetch(FetchRequest<Project>(sortBy: [FetchSortDescriptor(\Project.name, comparison: .localizedStandard)]))
     }
 
     /// The project named `name` (without regard to case), or nil.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func project(named name: String) throws -> Project? {
         try projectNamed(LabelName.clean(name, kind: .project), creating: false)
     }
 
     /// Every project with its open and done task counts, by name.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func projectSummaries() throws -> [LabelSummary] {
         try projects().map { project in
             let done = project.tasks.reduce(0) { $0 + ($1.isComplete ? 1 : 0) }
@@ -31,7 +31,7 @@ extension TaskStore {
     /// Renames a project; a change of case alone is a rename too. Returns whether the name
     /// changed (false when it already was `new`: nothing is written then).
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.objectNotFound` when there is no project `old`,
+    /// - Throws: `PersistError` `.objectNotFound` when there is no project `old`,
     ///   `.validation` for a bad new name or one another project has; nothing changes then.
     @discardableResult
     public func renameProject(_ old: String, to new: String) throws -> Bool {
@@ -49,7 +49,7 @@ extension TaskStore {
 
     /// Removes a project, doing with its tasks what `removal` says; returns how many tasks it had.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.objectNotFound` when there is no such project,
+    /// - Throws: `PersistError` `.objectNotFound` when there is no such project,
     ///   `.validation` when it has tasks and `removal` is ``ProjectRemoval/onlyIfEmpty``;
     ///   nothing changes then.
     @discardableResult
@@ -84,21 +84,21 @@ extension TaskStore {
 
     /// Every tag, by name (ignoring case).
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func tags() throws -> [Tag] {
         try context.fetch(FetchRequest<Tag>(sortBy: [FetchSortDescriptor(\Tag.name, comparison: .localizedStandard)]))
     }
 
     /// The tag named `name` (without regard to case, a leading `#` ignored), or nil.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func tag(named name: String) throws -> Tag? {
         try tagNamed(name, creating: false)
     }
 
     /// Every tag with its open and done task counts, by name.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func tagSummaries() throws -> [LabelSummary] {
         try tags().map { tag in
             let done = tag.tasks.reduce(0) { $0 + ($1.isComplete ? 1 : 0) }
@@ -109,7 +109,7 @@ extension TaskStore {
     /// Renames a tag; a change of case alone is a rename too. Returns whether the name
     /// changed (false when it already was `new`: nothing is written then).
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.objectNotFound` when there is no tag `old`,
+    /// - Throws: `PersistError` `.objectNotFound` when there is no tag `old`,
     ///   `.validation` for a bad new name or one another tag has; nothing changes then.
     @discardableResult
     public func renameTag(_ old: String, to new: String) throws -> Bool {
@@ -127,7 +127,7 @@ extension TaskStore {
 
     /// Removes a tag (its tasks stay, without it); returns how many tasks had it.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.objectNotFound` when there is no such tag.
+    /// - Throws: `PersistError` `.objectNotFound` when there is no such tag.
     @discardableResult
     public func removeTag(named name: String) throws -> Int {
         let tag = try existingTag(name)
@@ -149,7 +149,7 @@ extension TaskStore {
     /// query per tag rather than one per task (a list of 50,000 tasks would otherwise make
     /// 50,000 queries).
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func labels(of tasks: [TaskItem]) throws -> TaskLabels {
         // Projects stay alive while their tasks' project is read: each read is then a lookup.
         let projects = try projects()

@@ -4,7 +4,7 @@ import PersistKit
 extension TaskStore {
     /// The store's daily limits (``DayLimits``): the defaults until they are set.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func dayLimits() throws -> DayLimits {
         try storeInfo()?.limits ?? .defaults
     }
@@ -12,7 +12,7 @@ extension TaskStore {
     /// Sets the store's daily limits and saves. A day that holds more than a lowered limit
     /// keeps its tasks; planning more is refused until it is under.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` for a limit outside
+    /// - Throws: `PersistError` `.validation` for a limit outside
     ///   ``DayLimits/allowed`` (0 to 99), or any save error; nothing changes then.
     public func setDayLimits(_ limits: DayLimits) throws {
         for priority in TaskPriority.allCases.reversed() where !DayLimits.allowed.contains(limits[priority]) {

@@ -12,7 +12,7 @@ extension TaskStore {
     /// out of the backlog, and the store's record takes the default daily limits. A version 1
     /// store runs both stages, in one transaction.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.invalidModel` when a model cannot be made.
+    /// - Throws: `PersistError` `.invalidModel` when a model cannot be made.
     public static func migrationPlan() throws -> MigrationPlan {
         MigrationPlan(models: [try TaskModelV1.makeModel(), try TaskModelV2.makeModel()], stages: [
             .custom(from: 1, to: 2, didMigrate: { context in try TaskModelMigration.tagHashtags(in: context) }),

@@ -8,7 +8,7 @@ extension TaskStore {
 
     /// The record of `day`; nil when nothing was ever planned for it and it was not reviewed.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func day(_ day: CalendarDay) throws -> Day? {
         try context.fetch(FetchRequest<Day>(predicate: \Day.date == day.storedInstant)).first
     }
@@ -24,7 +24,7 @@ extension TaskStore {
     /// The tasks on `day`'s plan: high priority first, open before done in each priority, then
     /// in list order (by due date, undated last, then by creation).
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func plannedTasks(on day: CalendarDay) throws -> [TaskItem] {
         guard let record = try self.day(day) else { return [] }
         return TaskStore.planOrder(Array(record.tasks))
@@ -50,7 +50,7 @@ extension TaskStore {
     /// The open tasks due on `day` (a due day, or an instant on that day in `calendar`'s time
     /// zone) that are not on its plan, in list order.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func openTasks(dueOn day: CalendarDay, calendar: Calendar = .current) throws -> [TaskItem] {
         // A bound every due of that day falls within, whatever the zone: checked one by one.
         let near: PersistKit.FetchPredicate<TaskItem> = \TaskItem.isComplete == false
@@ -63,7 +63,7 @@ extension TaskStore {
 
     /// The days before `day` that were not reviewed and still hold open tasks, oldest first.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func unreviewedDays(before day: CalendarDay) throws -> [CalendarDay] {
         let past: PersistKit.FetchPredicate<Day> = \Day.date < day.storedInstant && \Day.reviewedAt == nil
         return try context.fetch(FetchRequest(predicate: past, sortBy: [FetchSortDescriptor(\Day.date)]))
@@ -82,7 +82,7 @@ extension TaskStore {
     /// }
     /// ```
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func overflow(planning tasks: [TaskItem], on day: CalendarDay) throws -> PlanOverflow? {
         let limits = try dayLimits()
         let record = try self.day(day)
@@ -108,7 +108,7 @@ extension TaskStore {
     /// let before = try store.plan([task], on: today)    // [.backlog]: it came from the backlog
     /// ```
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` when a task is done, the day was
+    /// - Throws: `PersistError` `.validation` when a task is done, the day was
     ///   reviewed already, or a daily limit would be passed (the message is
     ///   ``PlanOverflow/message(dayName:)``'s, the day as `2026-11-21`); `.invalidObject` for
     ///   a task of another store or a removed one; any save error.
@@ -143,7 +143,7 @@ extension TaskStore {
     /// Takes tasks off their day's plan and saves; the open ones go to the backlog. Returns
     /// where each task was before (a task on no plan stays as it is).
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.invalidObject` for a task of another store or a
+    /// - Throws: `PersistError` `.invalidObject` for a task of another store or a
     ///   removed one, or any save error; nothing changes then.
     @discardableResult
     public func unplan(_ tasks: [TaskItem]) throws -> [PlanPlace] {
@@ -164,7 +164,7 @@ extension TaskStore {
     /// The open tasks waiting in the backlog: high priority first, then the longest waiting,
     /// then by creation.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func backlog() throws -> [TaskItem] {
         let waiting: PersistKit.FetchPredicate<TaskItem> = \TaskItem.isComplete == false && \TaskItem.backloggedAt != nil
         return try context.fetch(FetchRequest(predicate: waiting, sortBy: [

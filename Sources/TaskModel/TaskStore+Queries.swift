@@ -16,14 +16,14 @@ extension TaskStore {
     ///   - filter: all tasks, only incomplete ones, or only completed ones.
     ///   - text: text the name or the notes must contain, ignoring case and diacritics; nil
     ///     or blank for no search.
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func tasks(_ filter: TaskFilter = .all, matching text: String? = nil) throws -> [TaskItem] {
         try context.fetch(TaskStore.fetchRequest(filter, matching: text))
     }
 
     /// How many tasks a filter and search select.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func count(_ filter: TaskFilter = .all, matching text: String? = nil) throws -> Int {
         try context.count(for: TaskStore.fetchRequest(filter, matching: text))
     }
@@ -51,7 +51,7 @@ extension TaskStore {
     ///
     /// A project or tag that does not exist selects no task.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func tasks(_ query: TaskQuery) throws -> [TaskItem] {
         var predicate = TaskStore.predicate(query.filter, matching: query.search)
         if let priority = query.priority {

@@ -12,7 +12,7 @@ extension TaskStore {
     /// }
     /// ```
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func dueReminders(now: Date? = nil) throws -> [TaskItem] {
         let now = now ?? clock()
         let predicate: PersistKit.FetchPredicate<TaskItem> = \TaskItem.isComplete == false && \TaskItem.remindAt <= now
@@ -30,7 +30,7 @@ extension TaskStore {
     /// leaves it out from now on (in every process). Returns false when another process
     /// recorded it first (it was shown there), or the task has no reminder.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be written (a read-only
+    /// - Throws: `PersistError` when the store cannot be written (a read-only
     ///   store: `.cannotOpenStore`).
     @discardableResult
     public func markReminderShown(_ task: TaskItem, at now: Date? = nil) throws -> Bool {

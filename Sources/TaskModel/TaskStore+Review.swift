@@ -4,7 +4,7 @@ import PersistKit
 extension TaskStore {
     /// The review recorded for `day`; nil when it was not reviewed.
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func review(of day: CalendarDay) throws -> DayReview? {
         try self.day(day).flatMap(DayReview.init)
     }
@@ -22,9 +22,13 @@ extension TaskStore {
     /// print("\(result.review.completed) of \(result.review.planned) done")
     /// ```
     ///
-    /// - Parameter calendar: where "today" is, for the refusal of a day to come and the next
-    ///   day of a late review.
-    /// - Throws: ``PersistKit/PersistError`` `.validation` for a day that has not come yet
+    /// - Parameters:
+    ///   - day: the day to review; today or a day before.
+    ///   - carry: whether the tasks not done go to the next day's plan (as far as its limits
+    ///     allow) instead of the backlog.
+    ///   - calendar: where "today" is, for the refusal of a day to come and the next day of a
+    ///     late review.
+    /// - Throws: `PersistError` `.validation` for a day that has not come yet
     ///   (after today, by the store's ``clock``), or any save error; nothing changes then.
     public func review(_ day: CalendarDay, carry: Bool = false, calendar: Calendar = .current) throws -> ReviewResult {
         let now = TaskDateCoding.normalized(clock())

@@ -12,7 +12,7 @@ extension TaskStore {
     /// stats.completedPerDay.last?.count    // completed today
     /// ```
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read.
+    /// - Throws: `PersistError` when the store cannot be read.
     public func stats(days: Int = 14, now: Date? = nil, calendar: Calendar = .current) throws -> TaskStats {
         let now = now ?? clock()
         let today = CalendarDay(date: now, calendar: calendar)

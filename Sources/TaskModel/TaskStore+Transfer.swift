@@ -10,7 +10,7 @@ extension TaskStore {
     /// try data.write(to: backupURL)
     /// ```
     ///
-    /// - Throws: ``PersistKit/PersistError`` when the store cannot be read, or
+    /// - Throws: `PersistError` when the store cannot be read, or
     ///   `.externalDataUnavailable` when an attachment's file is missing or damaged: an export
     ///   never leaves out what it cannot read.
     public func exportDocument() throws -> Data {
@@ -38,7 +38,7 @@ extension TaskStore {
     /// print("\(result.imported) imported, \(result.skipped) skipped")
     /// ```
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.typeMismatch` when `data` is not a task export,
+    /// - Throws: `PersistError` `.typeMismatch` when `data` is not a task export,
     ///   `.validation` naming the task, project or tag whose name is bad, or any save error.
     @discardableResult
     public func importDocument(_ data: Data, duplicates: DuplicatePolicy = .skip) throws -> ImportResult {
@@ -66,7 +66,7 @@ extension TaskStore {
 
     /// Adds tasks from records, in one save; see ``importDocument(_:duplicates:)-(Data,_)``.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` naming the record (or the project or
+    /// - Throws: `PersistError` `.validation` naming the record (or the project or
     ///   tag), counted from 1, whose name is bad (`task 2: a task's name cannot be empty`), or
     ///   any save error; nothing is added then.
     @discardableResult

@@ -35,7 +35,7 @@ public final class TaskStore {
     /// own one-row "StoreInfo" record (which keeps the daily limits), and the reminders
     /// `tasks watch` has shown ("ReminderNotice").
     ///
-    /// Its ``PersistKit/ManagedObjectModel/document`` is committed as `Schema/TaskModel/3.json`;
+    /// Its `ManagedObjectModel.document` is committed as `Schema/TaskModel/3.json`;
     /// the released versions' are `Schema/TaskModel/1.json` and `2.json` (``TaskModelV1``,
     /// ``TaskModelV2``).
     public static func makeModel() throws -> ManagedObjectModel {
@@ -51,8 +51,11 @@ public final class TaskStore {
     /// that is to hold exactly what it is given, such as one restored from an export, leaves
     /// it false.
     ///
-    /// - Parameter clock: where the store reads the current time (see ``clock``).
-    /// - Throws: ``PersistKit/PersistError`` when the container's model lacks TaskModel's
+    /// - Parameters:
+    ///   - container: a container made with ``makeModel()``'s model.
+    ///   - stagesSampleData: whether a new store gets a few example tasks.
+    ///   - clock: where the store reads the current time (see ``clock``).
+    /// - Throws: `PersistError` when the container's model lacks TaskModel's
     ///   entities or the store cannot be read or written.
     public init(container: PersistentContainer, stagesSampleData: Bool = false, clock: @escaping () -> Date = { Date() }) throws {
         self.container = container
@@ -67,9 +70,9 @@ public final class TaskStore {
     /// transaction: killed meanwhile, it is left as it was. A new store is empty unless
     /// `stagesSampleData` is true (see ``init(container:stagesSampleData:clock:)``).
     ///
-    /// - Throws: ``PersistKit/PersistError``: `.notADatabase`, `.incompatibleModel` (a store of
+    /// - Throws: `PersistError`: `.notADatabase`, `.incompatibleModel` (a store of
     ///   a newer TaskModel, or of another program), `.cannotOpenStore` (see
-    ///   ``PersistKit/PersistentContainer/init(model:store:)``).
+    ///   `PersistentContainer.init(model:store:)`).
     public convenience init(url: URL, stagesSampleData: Bool = false, clock: @escaping () -> Date = { Date() }) throws {
         let container = try TaskStore.makeContainer(url: url)
         try self.init(container: container, stagesSampleData: stagesSampleData, clock: clock)
@@ -82,7 +85,7 @@ public final class TaskStore {
     /// The name is trimmed; notes that are empty or only whitespace are stored as nil; dates
     /// are kept to the millisecond. `due` is an instant (see ``add(name:_:)`` for a due day).
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` (attribute "name") for an empty or
+    /// - Throws: `PersistError` `.validation` (attribute "name") for an empty or
     ///   multi-line name, or any save error. Nothing is added then.
     @discardableResult
     public func add(name: String, notes: String? = nil, due: Date? = nil) throws -> TaskItem {
@@ -96,7 +99,7 @@ public final class TaskStore {
     ///                                                         addedTags: ["errands"]))
     /// ```
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` for a bad task, project or tag name,
+    /// - Throws: `PersistError` `.validation` for a bad task, project or tag name,
     ///   or any save error. Nothing is added (no project or tag made) then.
     @discardableResult
     public func add(name: String, _ changes: TaskChanges) throws -> TaskItem {
@@ -115,7 +118,7 @@ public final class TaskStore {
     /// saves. A due equal to the task's current one keeps its kind (a day stays a day); another
     /// one is an instant.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` for a bad name, `.invalidObject` for
+    /// - Throws: `PersistError` `.validation` for a bad name, `.invalidObject` for
     ///   a task of another store or a deleted one, or any save error. Nothing changes then.
     public func update(_ task: TaskItem, name: String, notes: String?, due: Date?) throws {
         let keepsDue = due.map(TaskDateCoding.normalized) == task.due
@@ -126,7 +129,7 @@ public final class TaskStore {
     /// anything changed: false when the task already was as asked (a tag it has added again, a
     /// tag it lacks removed, its own name given), and then nothing is written.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.validation` for a bad task, project or tag name,
+    /// - Throws: `PersistError` `.validation` for a bad task, project or tag name,
     ///   `.invalidObject` for a task of another store or a deleted one, or any save error.
     @discardableResult
     public func edit(_ task: TaskItem, _ changes: TaskChanges) throws -> Bool {
@@ -141,7 +144,7 @@ public final class TaskStore {
     /// Marks a task done or not done and saves (nothing is written when it already is).
     /// Completing records ``TaskItem/completedAt``; reopening clears it.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.invalidObject` for a task of another store or a
+    /// - Throws: `PersistError` `.invalidObject` for a task of another store or a
     ///   deleted one, or any save error.
     public func setIsComplete(_ task: TaskItem, _ isComplete: Bool) throws {
         try checkOwned(task)
@@ -161,7 +164,7 @@ public final class TaskStore {
 
     /// Removes a task and saves.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.invalidObject` for a task of another store or an
+    /// - Throws: `PersistError` `.invalidObject` for a task of another store or an
     ///   already deleted one, or any save error.
     public func remove(_ task: TaskItem) throws {
         try remove([task])
@@ -169,7 +172,7 @@ public final class TaskStore {
 
     /// Removes several tasks in one save: all of them, or (when it throws) none.
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.invalidObject` for a task of another store or an
+    /// - Throws: `PersistError` `.invalidObject` for a task of another store or an
     ///   already deleted one, or any save error; nothing is removed then.
     public func remove(_ tasks: [TaskItem]) throws {
         for task in tasks { try checkOwned(task) }
@@ -184,7 +187,7 @@ public final class TaskStore {
 
     /// The task with a reference number (`12` for `#12`).
     ///
-    /// - Throws: ``PersistKit/PersistError`` `.objectNotFound` ("no task #12") when the store
+    /// - Throws: `PersistError` `.objectNotFound` ("no task #12") when the store
     ///   has no such task.
     public func task(withReference number: Int64) throws -> TaskItem {
         do {
