@@ -132,6 +132,11 @@ actor SyncRunner {
                                     + "which PersistKitSync does not sync: exclude \(stored.entity) (SyncConfiguration.excludedEntities)",
                                     server: server.displayName, space: space)
         }
+        if let entity = schema.inheritingEntity {
+            throw SyncFailure.error("\(entity) is in an entity inheritance tree, which PersistKitSync does not sync yet: "
+                                    + "exclude the tree's entities (SyncConfiguration.excludedEntities)",
+                                    server: server.displayName, space: space)
+        }
         let lock = try await SyncLock.acquire(for: container.storeDescription.url)
         defer { lock.release() }
         do {

@@ -92,6 +92,12 @@ struct SyncSchema: Sendable {
         return nil
     }
 
+    /// The first synced entity (in the model's order) in an inheritance tree: its rows share
+    /// their tree's table, which sync does not read yet.
+    var inheritingEntity: String? {
+        order.first { entities[$0]?.description.superentityName != nil || entities[$0]?.description.subentityNames.isEmpty == false }
+    }
+
     /// The link of a to-many of `entity` named `relationship`, on either side of its join table.
     func link(of entity: String, named relationship: String) -> (link: Link, isOwner: Bool)? {
         if let owned = entities[entity]?.links.first(where: { $0.relationship == relationship }) { return (owned, true) }

@@ -145,6 +145,11 @@ extension ManagedObjectContext {
     /// The entity a request names, which must hold `T` objects (any, for `ManagedObject`).
     private func batchEntity<T: ManagedObject>(_ type: T.Type, named name: String?) throws -> EntityDescription {
         let entity = try namedBatchEntity(type, named: name)
+        if entity.inheritance != nil {
+            throw PersistError(.invalidRequest, "A batch request for \(entity.name), which is in an inheritance tree: batch requests "
+                               + "do not support entity inheritance yet (fetch the objects and change them in the context)",
+                               entity: entity.name)
+        }
         guard T.self == ManagedObject.self || entity.objectClass == T.self else {
             throw PersistError(.invalidRequest, "A batch request for \(T.self) names entity \(entity.name), which holds \(entity.objectClass) objects",
                                entity: entity.name)

@@ -23,6 +23,15 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// Whether the fetch sees the context's unsaved changes (true by default): inserted objects
     /// that match appear, changed objects are re-evaluated, deleted objects are gone.
     public var includesPendingChanges = true
+    /// Whether the fetch returns the objects of the entity's sub-entities too (Core Data's
+    /// name); true by default. A fetch of `Animal` then returns its `Dog`s and `Cat`s, each an
+    /// instance of its own class (see <doc:EntityInheritance>).
+    ///
+    /// ```swift
+    /// var request = FetchRequest<Animal>()
+    /// request.includesSubentities = false    // only objects whose entity is Animal itself
+    /// ```
+    public var includesSubentities = true
     /// How many objects are made at a time: by ``ManagedObjectContext/fetchBatched(_:)`` (0: 500),
     /// and by a ``FetchedResultsController``, which with a batch size holds each row's key and
     /// sort values instead of its object (0: it holds every object).

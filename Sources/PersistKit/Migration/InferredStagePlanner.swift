@@ -20,6 +20,13 @@ struct InferredStagePlanner {
     }
 
     func plan() throws -> SchemaMapping {
+        for model in [old, new] {
+            if let entity = model.entities.first(where: { $0.inheritance != nil }) {
+                throw PersistError(.incompatibleModel,
+                    "Version \(model.version) of the model has entity inheritance (\(entity.name)), which migrations do not support yet",
+                    entity: entity.name)
+            }
+        }
         let sources = try entitySources()
         var tables: [SchemaMapping.EntityTable] = []
         for entity in new.entities {

@@ -30,6 +30,19 @@ public final class EntityDescription: @unchecked Sendable {
     /// The entity's name in the previous model version, when this version renamed it
     /// (``ManagedObject/originalEntityName``); a migration keeps its objects.
     public let originalName: String?
+    /// Whether the entity is abstract: it has no objects of its own, only its sub-entities'
+    /// (``ManagedObject/isAbstractEntity``).
+    public let isAbstract: Bool
+    /// The entity this one inherits from (its superclass's entity), if any: a fetch of that
+    /// entity returns this one's objects too (see <doc:EntityInheritance>).
+    public let superentityName: String?
+
+    /// The entity's place in an inheritance tree (nil for an entity with no parent and no
+    /// children: it keeps a table of its own, as before inheritance existed).
+    let inheritance: EntityInheritance?
+    /// The class's superclasses up to `ManagedObject`, nearest first: the model makes the
+    /// nearest that is one of its entities this entity's parent.
+    let superclasses: [ObjectIdentifier]
 
     /// The relationships as declared by the class or document, before the model resolves them.
     let declaredRelationships: [RelationshipDeclaration]
@@ -73,8 +86,14 @@ public final class EntityDescription: @unchecked Sendable {
     init(name: String, objectClass: ManagedObject.Type, isClassBacked: Bool,
          attributes: [AttributeDescription], valueTypes: [(any AttributeValue.Type)?],
          uniquenessConstraints: [[String]], declaredRelationships: [RelationshipDeclaration] = [],
-         relationships: [RelationshipDescription]? = nil, originalName: String? = nil) {
+         relationships: [RelationshipDescription]? = nil, originalName: String? = nil,
+         isAbstract: Bool = false, superentityName: String? = nil, superclasses: [ObjectIdentifier] = [],
+         inheritance: EntityInheritance? = nil) {
         self.name = name
+        self.isAbstract = isAbstract
+        self.superentityName = superentityName
+        self.superclasses = superclasses
+        self.inheritance = inheritance
         detachedObjectID = ObjectID(entityName: name, storeIdentifier: "", key: 0, isTemporary: true)
         self.originalName = originalName
         self.objectClass = objectClass
@@ -114,6 +133,18 @@ public final class EntityDescription: @unchecked Sendable {
 
     /// Attribute names, in slot order.
     public var attributeNames: [String] { attributes.map(\.name) }
+
+    /// The names of the entities that inherit from this one directly, in the model's order.
+    public var subentityNames: [String] { inheritance?.subentityNames ?? [] }
+
+    /// Whether a fetch that includes sub-entities reads other entities' objects than this one's.
+    var readsSubentities: Bool {
+        guard let names = inheritance?.concreteEntityNames else { return false }
+        return names.count != 1 || names[0] != name
+    }
+
+    /// The table the entity's rows live in: its own, or its inheritance tree's root's.
+    var tableName: String { inheritance?.tableName ?? name }
 
     /// The relationship named `name`, if there is one.
     public func relationship(named name: String) -> RelationshipDescription? {
@@ -189,7 +220,21 @@ public final class EntityDescription: @unchecked Sendable {
         let entity = EntityDescription(name: name, objectClass: objectClass, isClassBacked: isClassBacked, attributes: attributes,
                                        valueTypes: valueTypes, uniquenessConstraints: uniquenessConstraints,
                                        declaredRelationships: declaredRelationships, relationships: relationships,
-                                       originalName: originalName)
+                                       originalName: originalName, isAbstract: isAbstract, superentityName: superentityName,
+                                       superclasses: superclasses, inheritance: inheritance)
+        if isClassBacked {
+            entity.installProbe(objectClass.init(entity: entity, insertInto: nil))
+        }
+        return entity
+    }
+
+    /// The same entity in an inheritance tree of a model (or out of any, with nil).
+    func placed(superentityName: String?, inheritance: EntityInheritance?) -> EntityDescription {
+        let entity = EntityDescription(name: name, objectClass: objectClass, isClassBacked: isClassBacked, attributes: attributes,
+                                       valueTypes: valueTypes, uniquenessConstraints: uniquenessConstraints,
+                                       declaredRelationships: declaredRelationships, relationships: relationships,
+                                       originalName: originalName, isAbstract: isAbstract, superentityName: superentityName,
+                                       superclasses: superclasses, inheritance: inheritance)
         if isClassBacked {
             entity.installProbe(objectClass.init(entity: entity, insertInto: nil))
         }

@@ -100,10 +100,22 @@ enum EntityReflection {
             }
             relationships.append(wrapper.declaration(named: relationshipName))
         }
+        // The superclasses a model may make this entity's parent, nearest first; only the class
+        // that says `isAbstractEntity` itself is abstract (its subclasses inherit the property).
+        var superclasses: [ObjectIdentifier] = []
+        var superclassMirror = Mirror(reflecting: probe).superclassMirror
+        let directSuperclass = superclassMirror?.subjectType as? ManagedObject.Type
+        while let current = superclassMirror, let superclass = current.subjectType as? ManagedObject.Type,
+              superclass != ManagedObject.self {
+            superclasses.append(ObjectIdentifier(superclass))
+            superclassMirror = current.superclassMirror
+        }
+        let isAbstract = objectClass.isAbstractEntity && directSuperclass?.isAbstractEntity != true
         let entity = EntityDescription(name: name, objectClass: objectClass, isClassBacked: true,
                                        attributes: attributes, valueTypes: valueTypes,
                                        uniquenessConstraints: constraints, declaredRelationships: relationships,
-                                       originalName: objectClass.originalEntityName)
+                                       originalName: objectClass.originalEntityName, isAbstract: isAbstract,
+                                       superclasses: superclasses)
         let realProbe = objectClass.init(entity: entity, insertInto: nil)
         entity.installProbe(realProbe)
         return entity

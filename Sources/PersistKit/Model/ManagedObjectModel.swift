@@ -75,7 +75,7 @@ public final class ManagedObjectModel: Sendable {
         self.version = version
         try Self.checkNames(declared)
         try ExternalStorage.checkModel(declared)
-        let entities = try RelationshipResolver.resolve(declared)
+        let entities = try RelationshipResolver.resolve(try EntityInheritance.place(declared))
         var byName: [String: EntityDescription] = [:]
         var byClass: [ObjectIdentifier: EntityDescription] = [:]
         for entity in entities {
@@ -145,13 +145,17 @@ public final class ManagedObjectModel: Sendable {
 
     /// A SHA-256 hash, in hex, of what the stored schema depends on: entity names, attribute
     /// names, types, optionality and external storage (not its threshold), uniqueness
-    /// constraints, and relationships (names, kinds, destinations, inverses); not defaults,
+    /// constraints, relationships (names, kinds, destinations, inverses), each entity's parent
+    /// and whether it is abstract; not defaults,
     /// delete rules or order.
     /// A store remembers the hash of the model that wrote it.
     public var versionHash: String {
         var canonical = ""
         for entity in entities.sorted(by: { $0.name < $1.name }) {
             canonical += "entity \(entity.name)\n"
+            // Only entities in inheritance trees say so: other models keep their stores' hash.
+            if let parent = entity.superentityName { canonical += "  parent \(parent)\n" }
+            if entity.isAbstract { canonical += "  abstract\n" }
             for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
                 // Only externally stored attributes say so: other models keep their stores' hash.
                 canonical += "  \(attribute.name) \(attribute.type.rawValue)\(attribute.isOptional ? "?" : "")"

@@ -13,6 +13,11 @@ struct ModelDocument: Codable {
         /// The name in the previous model version, when this version renamed the entity
         /// (absent otherwise, so documents of models without renames keep their bytes).
         var originalName: String?
+        /// The entity this one inherits from (absent for entities without a parent, so
+        /// documents of models without inheritance keep their bytes).
+        var parent: String?
+        /// Present, and true, only for an abstract entity.
+        var abstract: Bool?
     }
 
     struct Attribute: Codable {
@@ -116,7 +121,8 @@ struct ModelDocument: Codable {
                                     deleteRule: $0.deleteRule.rawValue, minimumCount: $0.minimumCount, maximumCount: $0.maximumCount,
                                     originalName: $0.originalName)
                    },
-                   uniquenessConstraints: entity.uniquenessConstraints, originalName: entity.originalName)
+                   uniquenessConstraints: entity.uniquenessConstraints, originalName: entity.originalName,
+                   parent: entity.superentityName, abstract: entity.isAbstract ? true : nil)
         }
     }
 
@@ -200,6 +206,6 @@ extension ModelDocument.Entity {
         return EntityDescription(name: name, objectClass: ManagedObject.self, isClassBacked: false,
                                  attributes: descriptions, valueTypes: descriptions.map { _ in nil },
                                  uniquenessConstraints: uniquenessConstraints, declaredRelationships: declarations,
-                                 originalName: originalName)
+                                 originalName: originalName, isAbstract: abstract == true, superentityName: parent)
     }
 }

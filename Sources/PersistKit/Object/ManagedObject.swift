@@ -123,6 +123,26 @@ open class ManagedObject {
     /// ```
     open class var originalEntityName: String? { nil }
 
+    /// Whether the entity is abstract: it has no objects of its own, only those of its
+    /// sub-entities (Core Data's `isAbstract`). Inserting one throws at the next save.
+    ///
+    /// A class whose superclass is an entity of the model is a sub-entity of it: a fetch of
+    /// the parent returns the sub-entities' objects too (see <doc:EntityInheritance>).
+    ///
+    /// ```swift
+    /// class Animal: ManagedObject {
+    ///     override class var isAbstractEntity: Bool { true }
+    ///     @Attribute var name = ""
+    /// }
+    /// final class Dog: Animal {         // concrete: it inherits the override, not the abstractness
+    ///     @Attribute var breed = ""
+    /// }
+    /// ```
+    ///
+    /// Only the class whose own override returns `true` is abstract (its superclass's returns
+    /// `false`): subclasses inherit the property's value but are concrete entities.
+    open class var isAbstractEntity: Bool { false }
+
     /// Called once when the object is inserted into a context: set initial values here
     /// (a creation date, say). Changes made here are part of the insert.
     ///

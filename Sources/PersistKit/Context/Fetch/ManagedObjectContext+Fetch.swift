@@ -30,7 +30,34 @@ extension ManagedObjectContext {
         }
     }
 
+    /// The request's plan. A request that would read sub-entities (see
+    /// ``FetchRequest/includesSubentities``) is refused: only `fetch` and `count` read them,
+    /// through ``subentityPlans(_:)``.
     func plan<T>(_ request: FetchRequest<T>) throws -> FetchPlan {
+        let entity = try requestEntity(request)
+        if request.includesSubentities, entity.readsSubentities {
+            throw PersistError(.invalidRequest,
+                "\(entity.name) has sub-entities (\(entity.subentityNames.joined(separator: ", "))): only fetch and count read them yet; "
+                + "set includesSubentities = false, or make the request for one sub-entity", entity: entity.name)
+        }
+        return try plan(request, entity: entity)
+    }
+
+    /// One plan per entity whose objects a fetch of an entity with sub-entities returns (the
+    /// entity, if not abstract, and every concrete entity below it), each windowed to the
+    /// request's `offset + limit` first objects; nil when the request reads one entity only.
+    func subentityPlans<T>(_ request: FetchRequest<T>, entity: EntityDescription) throws -> (whole: FetchPlan, parts: [FetchPlan])? {
+        guard request.includesSubentities, entity.readsSubentities, let names = entity.inheritance?.concreteEntityNames else {
+            return nil
+        }
+        var part = request
+        part.fetchLimit = request.fetchLimit > 0 ? request.fetchOffset + request.fetchLimit : 0
+        part.fetchOffset = 0
+        let parts = try names.compactMap(model.entity(named:)).map { try plan(part, entity: $0) }
+        return (try plan(request, entity: entity), parts)
+    }
+
+    func requestEntity<T>(_ request: FetchRequest<T>) throws -> EntityDescription {
         let entity: EntityDescription
         if let name = request.entityName {
             guard let named = model.entity(named: name) else {
@@ -44,7 +71,12 @@ extension ManagedObjectContext {
             }
             entity = classEntity
         }
-        guard entity.objectClass == T.self || T.self == ManagedObject.self else {
+        return entity
+    }
+
+    /// The request resolved against `entity` (the request's own, or one of its sub-entities).
+    private func plan<T>(_ request: FetchRequest<T>, entity: EntityDescription) throws -> FetchPlan {
+        guard entity.objectClass is T.Type || T.self == ManagedObject.self else {
             throw PersistError(.invalidRequest, "Entity \(entity.name) holds \(entity.objectClass) objects, not \(T.self)",
                                entity: entity.name)
         }
@@ -74,14 +106,25 @@ extension ManagedObjectContext {
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
         let started = logSink?.logsDebug == true ? LogSink.now() : 0
         processPendingChanges()
-        let plan = try plan(request)
-        let prefetching = try prefetchSteps(request.relationshipKeyPathsForPrefetching, entity: plan.entity)
-        let objects = try fetchObjects(plan, includesPendingChanges: request.includesPendingChanges)
+        let plan: FetchPlan
+        let objects: [ManagedObject]
+        let prefetching: [PrefetchStep]
+        let entity = try requestEntity(request)
+        if let subentities = try subentityPlans(request, entity: entity) {
+            plan = subentities.whole
+            prefetching = try prefetchSteps(request.relationshipKeyPathsForPrefetching, entity: plan.entity)
+            objects = try fetchObjects(subentities.parts, whole: plan, includesPendingChanges: request.includesPendingChanges)
+        } else {
+            plan = try self.plan(request, entity: entity)
+            prefetching = try prefetchSteps(request.relationshipKeyPathsForPrefetching, entity: plan.entity)
+            objects = try fetchObjects(plan, includesPendingChanges: request.includesPendingChanges)
+        }
         try prefetch(prefetching, for: objects)
         if started != 0 { logFetch(plan, rows: objects.count, started: started) }
         if T.self == ManagedObject.self || plan.entity.objectClass == T.self {
-            // Every element is an instance of exactly `T` (the entity's class): an array of class
-            // references has the same layout whatever its static element type.
+            // Every element is an instance of `T` (the entity's class, or a sub-entity's, which
+            // is its subclass): an array of class references has the same layout whatever its
+            // static element type.
             return unsafeBitCast(objects, to: [T].self)
         }
         return objects.compactMap { $0 as? T }
@@ -107,8 +150,25 @@ extension ManagedObjectContext {
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
         let started = logSink?.logsDebug == true ? LogSink.now() : 0
         processPendingChanges()
-        let plan = try plan(request)
-        let pending = request.includesPendingChanges ? try pendingObjects(for: plan) : PendingObjects()
+        let entity = try requestEntity(request)
+        if let subentities = try subentityPlans(request, entity: entity) {
+            // Each part counts its entity's objects unwindowed; the window applies to the sum.
+            var total = 0
+            for part in subentities.parts { total += try count(part, includesPendingChanges: request.includesPendingChanges, window: false) }
+            total = max(0, total - request.fetchOffset)
+            total = request.fetchLimit > 0 ? min(total, request.fetchLimit) : total
+            if started != 0 { logFetch(subentities.whole, rows: total, started: started, what: "count") }
+            return total
+        }
+        let plan = try plan(request, entity: entity)
+        let total = try count(plan, includesPendingChanges: request.includesPendingChanges, window: true)
+        if started != 0 { logFetch(plan, rows: total, started: started, what: "count") }
+        return total
+    }
+
+    /// How many objects a plan reads (windowed by its offset and limit when `window` is true).
+    private func count(_ plan: FetchPlan, includesPendingChanges: Bool, window: Bool) throws -> Int {
+        let pending = includesPendingChanges ? try pendingObjects(for: plan) : PendingObjects()
         var total: Int
         if pending.inserted.isEmpty && pending.changedOrDeleted.isEmpty {
             total = try store.count(plan.query, excludingKeys: [])
@@ -118,10 +178,36 @@ extension ManagedObjectContext {
             total += try pending.inserted.filter(plan.matches).count
             total += try pending.changedOrDeleted.filter { try !$0.deletedFlag && plan.matches($0) }.count
         }
+        guard window else { return total }
         total = max(0, total - plan.offset)
-        total = plan.limit > 0 ? min(total, plan.limit) : total
-        if started != 0 { logFetch(plan, rows: total, started: started, what: "count") }
-        return total
+        return plan.limit > 0 ? min(total, plan.limit) : total
+    }
+
+    /// The objects of several entities' plans (a fetch with sub-entities), merged in the
+    /// request's order (ties by key, which the entities of a tree share), then windowed.
+    private func fetchObjects(_ parts: [FetchPlan], whole: FetchPlan, includesPendingChanges: Bool) throws -> [ManagedObject] {
+        var merged: [ManagedObject] = []
+        for part in parts {
+            let objects = try fetchObjects(part, includesPendingChanges: includesPendingChanges)
+            guard !merged.isEmpty else {
+                merged = objects
+                continue
+            }
+            var combined: [ManagedObject] = []
+            combined.reserveCapacity(merged.count + objects.count)
+            var i = 0, j = 0
+            while i < merged.count || j < objects.count {
+                if j == objects.count || (i < merged.count && whole.areInIncreasingOrder(merged[i], objects[j])) {
+                    combined.append(merged[i]); i += 1
+                } else {
+                    combined.append(objects[j]); j += 1
+                }
+            }
+            merged = combined
+        }
+        let start = min(whole.offset, merged.count)
+        let end = whole.limit > 0 ? min(merged.count, start + whole.limit) : merged.count
+        return Array(merged[start..<end])
     }
 
     func fetchObjects(_ plan: FetchPlan, includesPendingChanges: Bool) throws -> [ManagedObject] {

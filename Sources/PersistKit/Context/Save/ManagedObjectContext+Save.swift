@@ -393,6 +393,9 @@ extension ManagedObjectContext {
             lastInModel = inModel
             if !inModel {
                 problems.append("\(entity.name) is not an entity of this context's model")
+            } else if entity.isAbstract {
+                problems.append("\(entity.name) is abstract and cannot be inserted: insert one of its sub-entities ("
+                                + entity.subentityNames.joined(separator: ", ") + ")")
             }
             if mayHaveValueProblems(object) {
                 for (key, problem) in valueProblems(of: object) {

@@ -52,7 +52,7 @@ struct ChunkedRowInsert {
             appendingChunk = try connection.cachedStatement(store.cachedSQL(.insertChunk(ObjectIdentifier(entity), appending: true)) {
                 SchemaSQL.insert(for: entity, rows: count, keys: false)
             })
-            tableLast = try connection.singleInt("SELECT max(\(SQLName.quote(SchemaSQL.primaryKey))) FROM \(SQLName.quote(entity.name))") ?? 0
+            tableLast = try connection.singleInt("SELECT max(\(SQLName.quote(SchemaSQL.primaryKey))) FROM \(SchemaSQL.table(of: entity))") ?? 0
             pending.reserveCapacity(rowsPerChunk)
         } else {
             chunk = nil

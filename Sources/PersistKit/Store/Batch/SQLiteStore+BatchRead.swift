@@ -54,7 +54,7 @@ extension SQLiteStore {
     /// when the query filters or sorts, or the keys have gaps (the caller reads them one by one).
     func denseKeys(_ query: StoreQuery) throws -> ClosedRange<Int64>? {
         guard query.whereSQL == nil, query.sorts.isEmpty else { return nil }
-        let table = SQLName.quote(query.entity.name), key = SQLName.quote(SchemaSQL.primaryKey)
+        let table = SchemaSQL.source(of: query.entity), key = SQLName.quote(SchemaSQL.primaryKey)
         return try withSnapshot { connection in
             guard let count = try connection.singleInt("SELECT count(*) FROM " + table), count > 0,
                   let first = try connection.singleInt("SELECT min(\(key)) FROM " + table),

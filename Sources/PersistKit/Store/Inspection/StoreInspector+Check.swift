@@ -60,9 +60,12 @@ extension StoreInspector {
         var problems: [String] = []
         var expectedTables: Set<String> = [SQLiteStore.metadataTable, StoreHistory.table]
         var expectedIndexes: [IndexDefinition] = []
-        for entity in model.entities {
+        for (entity, columns) in SchemaSQL.tables(of: model) {
             expectedTables.insert(entity.name)
-            problems += try columnProblems(table: entity.name, expected: SchemaSQL.columnNames(for: entity), what: "entity \(entity.name)")
+            problems += try columnProblems(table: entity.name, expected: columns, what: "entity \(entity.name)")
+            if entity.inheritance != nil { expectedIndexes.append(SchemaSQL.entityIndex(for: entity)) }
+        }
+        for entity in model.entities {
             expectedIndexes += SchemaSQL.foreignKeyIndexes(for: entity) + SchemaSQL.uniqueIndexes(for: entity)
             for relationship in entity.relationships {
                 guard case .joinTable(let table, isOwner: true) = relationship.storage else { continue }
@@ -103,12 +106,12 @@ extension StoreInspector {
     /// NULL in a required one): a fetch of such a row fails. Counted per column, with the first row.
     package func valueProblems(against model: ManagedObjectModel, progress: Progress? = nil) throws -> [String] {
         // (A table the schema check found missing counts no rows, and has no values to check.)
-        let total = model.entities.reduce(0) { $0 + ((try? rowCount($1.name)) ?? 0) }
+        let total = SchemaSQL.tables(of: model).reduce(0) { $0 + ((try? rowCount($1.entity.name)) ?? 0) }
         var done = 0
         var problems: [String] = []
         for entity in model.entities {
             progress?(entity.name, done, total)
-            let existing = Set(try names("SELECT name FROM pragma_table_info(?)", [.text(entity.name)]))
+            let existing = Set(try names("SELECT name FROM pragma_table_info(?)", [.text(entity.tableName)]))
             for attribute in entity.attributes where existing.contains(attribute.name) {
                 let classes: String
                 switch attribute.type.columnType {
@@ -120,14 +123,14 @@ extension StoreInspector {
                 let column = SQLName.quote(attribute.name)
                 let condition = "typeof(\(column)) NOT IN (\(classes)\(attribute.isOptional ? ", 'null'" : ""))"
                 let statement = try connection.prepare("SELECT count(*), min(\(SQLName.quote(SchemaSQL.primaryKey))) FROM "
-                                                       + "\(SQLName.quote(entity.name)) WHERE \(condition)")
+                                                       + "\(SchemaSQL.source(of: entity)) WHERE \(condition)")
                 guard try statement.step(), statement.int64(at: 0) > 0 else { continue }
                 let count = statement.int64(at: 0)
                 problems.append("value: \(entity.name).\(attribute.name) holds \(count) \(count == 1 ? "value" : "values") that "
                                 + "\(attribute.type.rawValue)\(attribute.isOptional ? "?" : "") cannot read (the first in \(entity.name) "
                                 + "\(statement.int64(at: 1)))")
             }
-            done += (try? rowCount(entity.name)) ?? 0
+            if entity.tableName == entity.name { done += (try? rowCount(entity.name)) ?? 0 }
         }
         problems += try externalDataProblems(against: model)
         progress?("", total, total)

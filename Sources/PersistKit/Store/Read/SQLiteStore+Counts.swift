@@ -4,7 +4,7 @@ extension SQLiteStore {
         try withReader { connection in
             var counts: [String: Int] = [:]
             for entity in model.entities {
-                counts[entity.name] = Int(try connection.singleInt("SELECT count(*) FROM \(SQLName.quote(entity.name))") ?? 0)
+                counts[entity.name] = Int(try connection.singleInt("SELECT count(*) FROM \(SchemaSQL.source(of: entity))") ?? 0)
             }
             return counts
         }

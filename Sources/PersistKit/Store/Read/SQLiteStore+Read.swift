@@ -84,7 +84,7 @@ extension SQLiteStore {
 extension SQLiteStore {
     /// How many rows an entity's table has.
     func rowCount(of entity: EntityDescription) throws -> Int {
-        try withReader { Int(try $0.singleInt("SELECT count(*) FROM " + SQLName.quote(entity.name)) ?? 0) }
+        try withReader { Int(try $0.singleInt("SELECT count(*) FROM " + SchemaSQL.source(of: entity)) ?? 0) }
     }
 
     /// Reads every row of an entity's table in primary-key order, until `body` returns false.

@@ -36,7 +36,7 @@ extension StoreQuery {
     func keysSQL(limit: Int, offset: Int, values sorts: [ResolvedSort]) -> String {
         guard !sorts.isEmpty else { return keysSQL(limit: limit, offset: offset) }
         let full = selectSQL(limit: limit, offset: offset)
-        let from = " FROM " + SQLName.quote(entity.name)
+        let from = " FROM " + SchemaSQL.source(of: entity)
         guard let range = full.range(of: from) else { return full }
         let columns = [SQLName.quote(entity.name) + "." + SQLName.quote(SchemaSQL.primaryKey)] + sorts.map { $0.valueSQL(from: entity.name) }
         return "SELECT " + columns.joined(separator: ", ") + full[range.lowerBound...]

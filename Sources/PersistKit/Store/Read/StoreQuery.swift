@@ -34,14 +34,14 @@ struct StoreQuery {
     /// The same `SELECT` as ``selectSQL(limit:offset:)``, of the primary keys only.
     func keysSQL(limit: Int, offset: Int) -> String {
         let full = selectSQL(limit: limit, offset: offset)
-        let from = " FROM " + SQLName.quote(entity.name)
+        let from = " FROM " + SchemaSQL.source(of: entity)
         guard let range = full.range(of: from) else { return full }
         return "SELECT " + SQLName.quote(entity.name) + "." + SQLName.quote(SchemaSQL.primaryKey) + full[range.lowerBound...]
     }
 
     /// `SELECT count(*)` of the matching rows, less those whose keys are in a JSON array bound last.
     func countSQL(excludingKeys: Bool) -> String {
-        var sql = "SELECT count(*) FROM " + SQLName.quote(entity.name)
+        var sql = "SELECT count(*) FROM " + SchemaSQL.source(of: entity)
         var conditions: [String] = []
         if let whereSQL { conditions.append(whereSQL) }
         if excludingKeys {

@@ -12,6 +12,11 @@ enum SchemaSQL {
     /// Everything a new store makes for an entity: its table, the indexes of its foreign
     /// keys, the join tables it owns and its unique indexes.
     static func createStatements(for entity: EntityDescription) -> [String] {
+        if let inheritance = entity.inheritance {
+            // One table per inheritance tree, made with its root.
+            guard inheritance.tableName == entity.name else { return [] }
+            return [createTable(for: entity), entityIndex(for: entity).createSQL]
+        }
         var statements = [createTable(for: entity)]
         statements += foreignKeyIndexes(for: entity).map(\.createSQL)
         for relationship in entity.relationships {
@@ -27,9 +32,10 @@ enum SchemaSQL {
     static func createTable(for entity: EntityDescription, named name: String? = nil) -> String {
         // No AUTOINCREMENT (it doubles the cost of an insert): saves assign keys from a
         // high-water mark in the metadata table, so keys are never reused all the same.
-        let columns = ["\(SQLName.quote(primaryKey)) INTEGER PRIMARY KEY",
+        var columns = ["\(SQLName.quote(primaryKey)) INTEGER PRIMARY KEY",
                        "\(SQLName.quote(version)) INTEGER NOT NULL DEFAULT 1"]
-            + entity.columns.map { columnDefinition($0, of: entity) }
+            + tableColumns(of: entity).map { columnDefinition($0, of: entity) }
+        if entity.inheritance != nil { columns.append(SQLName.quote(EntityInheritance.entityColumn) + " TEXT NOT NULL") }
         return "CREATE TABLE \(SQLName.quote(name ?? entity.name)) (" + columns.joined(separator: ", ") + ")"
     }
 
@@ -44,6 +50,33 @@ enum SchemaSQL {
                 + "(\(SQLName.quote(primaryKey))) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED"
         }
         return definition
+    }
+
+    /// The columns of an entity's table after `_pk` and `_version`: its own, or (the root of an
+    /// inheritance tree) every entity's of the tree, without `_entity`.
+    static func tableColumns(of entity: EntityDescription) -> [StoredColumn] {
+        entity.inheritance?.tableColumns ?? entity.columns
+    }
+
+    /// The index on an inheritance tree's `_entity` column: a fetch of a sub-entity reads its
+    /// rows only.
+    static func entityIndex(for entity: EntityDescription) -> IndexDefinition {
+        IndexDefinition(name: "_persistkit_entity_\(entity.tableName)", table: entity.tableName,
+                        columns: [EntityInheritance.entityColumn], isUnique: false)
+    }
+
+    /// What a read names as an entity's rows: its table, or for an entity in an inheritance tree
+    /// the tree table's rows of exactly that entity, under the entity's name (SQLite flattens
+    /// the subquery: the read uses the table's indexes as a plain one would).
+    static func source(of entity: EntityDescription) -> String {
+        guard entity.inheritance != nil else { return SQLName.quote(entity.name) }
+        return "(SELECT * FROM \(SQLName.quote(entity.tableName)) WHERE \(SQLName.quote(EntityInheritance.entityColumn)) = "
+            + "\(SQLName.literal(entity.name))) AS \(SQLName.quote(entity.name))"
+    }
+
+    /// The table writes go to: the entity's own, or its inheritance tree's.
+    static func table(of entity: EntityDescription) -> String {
+        SQLName.quote(entity.tableName)
     }
 
     /// One index on each to-one's foreign-key column.
@@ -88,28 +121,51 @@ enum SchemaSQL {
         [primaryKey, version] + entity.columns.map(\.name)
     }
 
-    /// `SELECT "_pk", "_version", "a", "b" FROM "T"`: the columns every object read uses.
-    static func selectColumns(for entity: EntityDescription) -> String {
-        "SELECT " + columnNames(for: entity).map(SQLName.quote).joined(separator: ", ") + " FROM " + SQLName.quote(entity.name)
+    /// The tables a model's entities are stored in, each with its entity (an inheritance
+    /// tree's root for the tree's table) and every column it has.
+    static func tables(of model: ManagedObjectModel) -> [(entity: EntityDescription, columns: [String])] {
+        model.entities.compactMap { entity in
+            guard entity.tableName == entity.name else { return nil }
+            let columns = [primaryKey, version] + tableColumns(of: entity).map(\.name)
+                + (entity.inheritance == nil ? [] : [EntityInheritance.entityColumn])
+            return (entity, columns)
+        }
     }
 
-    /// `INSERT` with the primary key first, then every slot's column.
+    /// `SELECT "_pk", "_version", "a", "b" FROM "T"`: the columns every object read uses.
+    static func selectColumns(for entity: EntityDescription) -> String {
+        "SELECT " + columnNames(for: entity).map(SQLName.quote).joined(separator: ", ") + " FROM " + source(of: entity)
+    }
+
+    /// `INSERT` with the primary key first, then every slot's column (and in an inheritance
+    /// tree the entity's name in `_entity`).
     static func insert(for entity: EntityDescription) -> String {
-        "INSERT INTO \(SQLName.quote(entity.name)) (" + columnNames(for: entity).map(SQLName.quote).joined(separator: ", ")
-            + ") VALUES (?, \(initialRowVersion)" + String(repeating: ", ?", count: entity.columns.count) + ")"
+        "INSERT INTO \(table(of: entity)) (" + insertedColumns(of: entity)
+            + ") VALUES (?, \(initialRowVersion)" + String(repeating: ", ?", count: entity.columns.count) + entityValue(of: entity) + ")"
     }
 
     /// `INSERT` of `rows` rows at once (see ``ChunkedRowInsert``); without `keys`, the key
     /// column is NULL and SQLite picks each row's.
     static func insert(for entity: EntityDescription, rows: Int, keys: Bool) -> String {
-        let row = (keys ? "(?, " : "(NULL, ") + "\(initialRowVersion)" + String(repeating: ", ?", count: entity.columns.count) + ")"
-        return "INSERT INTO \(SQLName.quote(entity.name)) (" + columnNames(for: entity).map(SQLName.quote).joined(separator: ", ")
+        let row = (keys ? "(?, " : "(NULL, ") + "\(initialRowVersion)" + String(repeating: ", ?", count: entity.columns.count)
+            + entityValue(of: entity) + ")"
+        return "INSERT INTO \(table(of: entity)) (" + insertedColumns(of: entity)
             + ") VALUES " + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 
-    /// The metadata key holding the highest primary key ever given to an entity's objects.
+    private static func insertedColumns(of entity: EntityDescription) -> String {
+        (columnNames(for: entity) + (entity.inheritance == nil ? [] : [EntityInheritance.entityColumn]))
+            .map(SQLName.quote).joined(separator: ", ")
+    }
+
+    private static func entityValue(of entity: EntityDescription) -> String {
+        entity.inheritance == nil ? "" : ", " + SQLName.literal(entity.name)
+    }
+
+    /// The metadata key holding the highest primary key ever given to an entity's objects
+    /// (the entities of an inheritance tree share their table's keys, and its mark).
     static func highWaterKey(for entity: EntityDescription) -> String {
-        highWaterKey(forEntityNamed: entity.name)
+        highWaterKey(forEntityNamed: entity.tableName)
     }
 
     static func highWaterKey(forEntityNamed name: String) -> String {
@@ -119,11 +175,11 @@ enum SchemaSQL {
     static func update(for entity: EntityDescription, slots: [Int], checkVersion: Bool) -> String {
         let sets = slots.map { SQLName.quote(entity.columns[$0].name) + " = ?" }
             + ["\(SQLName.quote(version)) = \(SQLName.quote(version)) + 1"]
-        return "UPDATE \(SQLName.quote(entity.name)) SET " + sets.joined(separator: ", ")
+        return "UPDATE \(table(of: entity)) SET " + sets.joined(separator: ", ")
             + " WHERE \(SQLName.quote(primaryKey)) = ?" + (checkVersion ? " AND \(SQLName.quote(version)) = ?" : "")
     }
 
     static func delete(for entity: EntityDescription) -> String {
-        "DELETE FROM \(SQLName.quote(entity.name)) WHERE \(SQLName.quote(primaryKey)) = ? AND \(SQLName.quote(version)) = ?"
+        "DELETE FROM \(table(of: entity)) WHERE \(SQLName.quote(primaryKey)) = ? AND \(SQLName.quote(version)) = ?"
     }
 }

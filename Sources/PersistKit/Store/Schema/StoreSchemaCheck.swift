@@ -120,8 +120,10 @@ enum StoreSchemaCheck {
 
     /// Every table and column `model` reads and writes exists, with no extra column.
     static func checkTables(of model: ManagedObjectModel, _ connection: SQLiteConnection, path: String) throws {
+        for (entity, columns) in SchemaSQL.tables(of: model) {
+            try checkTable(of: entity, columns: columns, connection, path: path)
+        }
         for entity in model.entities {
-            try checkTable(of: entity, connection, path: path)
             for relationship in entity.relationships {
                 if case .joinTable(let table, isOwner: true) = relationship.storage {
                     try checkJoinTable(table, connection, path: path)
@@ -166,7 +168,8 @@ enum StoreSchemaCheck {
         }
     }
 
-    private static func checkTable(of entity: EntityDescription, _ connection: SQLiteConnection, path: String) throws {
+    private static func checkTable(of entity: EntityDescription, columns expected: [String], _ connection: SQLiteConnection,
+                                   path: String) throws {
         let statement = try connection.prepare("SELECT name FROM pragma_table_info(?)")
         try statement.bind([.text(entity.name)])
         var columns: [String] = []
@@ -175,7 +178,6 @@ enum StoreSchemaCheck {
             throw PersistError(.incompatibleModel, "\(path) does not match the model: it has no table \(entity.name) for the entity "
                                + "\(entity.name); it was left untouched", entity: entity.name, store: path)
         }
-        let expected = SchemaSQL.columnNames(for: entity)
         let extra = columns.filter { !expected.contains($0) }
         if let missing = expected.first(where: { !columns.contains($0) }) {
             let instead = extra.isEmpty ? "" : " (it has \(extra.joined(separator: ", ")) instead)"

@@ -86,9 +86,10 @@ extension SQLiteStore {
         assigned.keys.reserveCapacity(runs.reduce(0) { $0 + $1.rows.count })
         assigned.targets = targets
         let byTemporaryKey = model.hasRelationships || !plan.aliases.isEmpty
-        var nextKeys: [ObjectIdentifier: (entity: EntityDescription, next: Int64)] = [:]
+        // By table: the entities of an inheritance tree share their table's keys.
+        var nextKeys: [String: (entity: EntityDescription, next: Int64)] = [:]
         for run in runs {
-            var nextKey = try nextKeys[ObjectIdentifier(run.entity)]?.next ?? firstFreeKey(run.entity, connection)
+            var nextKey = try nextKeys[run.entity.tableName]?.next ?? firstFreeKey(run.entity, connection)
             for temporaryKey in run.temporaryKeys {
                 if !targets.isEmpty, let target = targets[assigned.keys.count] {
                     assigned.appending.insert(temporaryKey)
@@ -99,7 +100,7 @@ extension SQLiteStore {
                 }
                 if byTemporaryKey { assigned.byTemporaryKey[temporaryKey] = assigned.keys[assigned.keys.count - 1] }
             }
-            nextKeys[ObjectIdentifier(run.entity)] = (run.entity, nextKey)
+            nextKeys[run.entity.tableName] = (run.entity, nextKey)
         }
         assigned.alias(plan.aliases)
         for (entity, next) in nextKeys.values { try recordHighWaterMark(entity, next - 1, connection) }
@@ -314,7 +315,7 @@ extension SQLiteStore {
                     conflicts.append(Conflict(entity: delete.entity, key: delete.key,
                                               what: "deleted here, changed elsewhere since read", details: []))
                 case .writeLocal:
-                    try connection.singleInt("DELETE FROM \(SQLName.quote(delete.entity.name)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) = ?",
+                    try connection.singleInt("DELETE FROM \(SchemaSQL.table(of: delete.entity)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) = ?",
                                              [.integer(delete.key)])
                 case .keepStored, .discardLocal:
                     result.settled.append(.init(entity: delete.entity, key: delete.key, version: stored.version,
@@ -335,7 +336,7 @@ extension SQLiteStore {
             "SELECT value FROM \(SQLName.quote(SQLiteStore.metadataTable)) WHERE key = ?",
             [.text(SchemaSQL.highWaterKey(for: entity))]).flatMap { Int64($0) } ?? 0
         let largest = try connection.singleInt(
-            "SELECT max(\(SQLName.quote(SchemaSQL.primaryKey))) FROM \(SQLName.quote(entity.name))") ?? 0
+            "SELECT max(\(SQLName.quote(SchemaSQL.primaryKey))) FROM \(SchemaSQL.table(of: entity))") ?? 0
         return max(highWater, largest) + 1
     }
 }

@@ -1,0 +1,143 @@
+/// An entity's place in an inheritance tree: the entities of one tree share one table, named
+/// after the tree's root, whose `_entity` column names each row's concrete entity (Core Data's
+/// `Z_ENT`). A sub-entity's own attributes are nullable columns of that table: their
+/// required-ness is checked by validation, not by `NOT NULL`.
+///
+/// Entities outside any tree (no parent, no children) have none, and keep a table of their own
+/// with no `_entity` column, exactly as stores were before inheritance existed.
+struct EntityInheritance: Sendable {
+    /// The column naming each row's entity.
+    static let entityColumn = "_entity"
+
+    /// The tree's root entity, which names the table.
+    let tableName: String
+    /// The entities inheriting from this one directly.
+    let subentityNames: [String]
+    /// This entity and every entity below it that can have objects (not abstract), in the
+    /// model's order: the rows a fetch of this entity reads when it includes sub-entities.
+    let concreteEntityNames: [String]
+    /// The table's columns after `_pk` and `_version` (every entity's, sub-entities' nullable),
+    /// without `_entity`. Only the root's placement needs them; others hold the same.
+    let tableColumns: [StoredColumn]
+
+    /// The entities with their inheritance placed: each class-backed entity whose superclass
+    /// (the nearest one that is an entity of the model) is in the model becomes its sub-entity;
+    /// a document's entities name their parent. Checks that every sub-entity starts with its
+    /// parent's attributes, that no two entities of a tree add the same column, and refuses
+    /// what inheritance does not support yet.
+    static func place(_ entities: [EntityDescription]) throws -> [EntityDescription] {
+        var byClass: [ObjectIdentifier: String] = [:]
+        var byName: [String: EntityDescription] = [:]
+        for entity in entities {
+            if entity.isClassBacked { byClass[ObjectIdentifier(entity.objectClass)] = entity.name }
+            byName[entity.name] = entity
+        }
+        var parents: [String: String] = [:]
+        for entity in entities {
+            let parent = entity.isClassBacked ? entity.superclasses.lazy.compactMap { byClass[$0] }.first : entity.superentityName
+            guard let parent else { continue }
+            guard byName[parent] != nil else {
+                throw PersistError(.invalidModel, "\(entity.name) inherits from \(parent), which is not an entity of the model",
+                                   entity: entity.name)
+            }
+            parents[entity.name] = parent
+        }
+        guard !parents.isEmpty else {
+            if let abstract = entities.first(where: \.isAbstract) {
+                throw PersistError(.invalidModel,
+                    "\(abstract.name) is abstract but no entity of the model inherits from it: it could never have objects",
+                    entity: abstract.name)
+            }
+            return entities
+        }
+        var children: [String: [String]] = [:]
+        for entity in entities { if let parent = parents[entity.name] { children[parent, default: []].append(entity.name) } }
+        func root(of name: String) -> String {
+            var current = name
+            while let parent = parents[current] { current = parent }
+            return current
+        }
+        func subtree(of name: String) -> [String] {
+            [name] + (children[name] ?? []).flatMap(subtree)
+        }
+        var tableColumns: [String: [StoredColumn]] = [:]
+        for entity in entities where parents[entity.name] == nil && children[entity.name] != nil {
+            tableColumns[entity.name] = try columns(ofTreeAt: entity, byName: byName, parents: parents, subtree: subtree(of: entity.name))
+        }
+        return try entities.map { entity in
+            let inTree = parents[entity.name] != nil || children[entity.name] != nil
+            guard inTree else {
+                if entity.isAbstract {
+                    throw PersistError(.invalidModel,
+                        "\(entity.name) is abstract but no entity of the model inherits from it: it could never have objects",
+                        entity: entity.name)
+                }
+                return entity
+            }
+            try checkSupported(entity, byName: byName, parents: parents, children: children)
+            let tree = root(of: entity.name)
+            let inheritance = EntityInheritance(
+                tableName: tree, subentityNames: children[entity.name] ?? [],
+                concreteEntityNames: subtree(of: entity.name).filter { byName[$0]?.isAbstract == false },
+                tableColumns: tableColumns[tree] ?? [])
+            return entity.placed(superentityName: parents[entity.name], inheritance: inheritance)
+        }
+    }
+
+    /// The tree's table columns: the root's, then each sub-entity's own (those after its
+    /// parent's), nullable, in the tree's order.
+    private static func columns(ofTreeAt root: EntityDescription, byName: [String: EntityDescription],
+                                parents: [String: String], subtree: [String]) throws -> [StoredColumn] {
+        var columns = root.columns
+        var taken = Dictionary(columns.map { ($0.name.lowercased(), root.name) }, uniquingKeysWith: { first, _ in first })
+        for name in subtree.dropFirst() {
+            guard let entity = byName[name], let parentName = parents[name], let parent = byName[parentName] else { continue }
+            let inherited = parent.attributes.count
+            let matches = entity.attributes.count >= inherited
+                && zip(entity.attributes, parent.attributes).allSatisfy { $0.name == $1.name && $0.type == $1.type && $0.isOptional == $1.isOptional }
+            guard matches else {
+                throw PersistError(.invalidModel,
+                    "\(name) inherits from \(parentName) but does not start with its attributes ("
+                    + parent.attributes.map(\.name).joined(separator: ", ") + ")", entity: name)
+            }
+            for attribute in entity.attributes[inherited...] {
+                if let owner = taken[attribute.name.lowercased()] {
+                    throw PersistError(.invalidModel,
+                        "\(name).\(attribute.name) and \(owner).\(attribute.name) would share a column of the table \(root.name), "
+                        + "which their inheritance tree shares: declare it once, on a common parent, or rename one",
+                        entity: name, attribute: attribute.name)
+                }
+                taken[attribute.name.lowercased()] = name
+                columns.append(StoredColumn(name: attribute.name, slot: columns.count, type: attribute.type, isOptional: true,
+                                            role: .attribute, keyName: attribute.name))
+            }
+        }
+        if taken[entityColumn] != nil {
+            throw PersistError(.invalidModel, "\(root.name) has a column named \(entityColumn), which inheritance reserves",
+                               entity: root.name, attribute: entityColumn)
+        }
+        return columns
+    }
+
+    /// Refuses, clearly and at model creation, what entities in an inheritance tree cannot do
+    /// yet, so no model gets a half-working store.
+    private static func checkSupported(_ entity: EntityDescription, byName: [String: EntityDescription],
+                                       parents: [String: String], children: [String: [String]]) throws {
+        func refuse(_ what: String) -> PersistError {
+            PersistError(.invalidModel, "\(entity.name) is in an inheritance tree, which does not support \(what) yet", entity: entity.name)
+        }
+        if !entity.declaredRelationships.isEmpty { throw refuse("relationships (\(entity.name).\(entity.declaredRelationships[0].name))") }
+        if !entity.uniquenessConstraints.isEmpty { throw refuse("uniqueness constraints") }
+        if let external = entity.attributes.first(where: \.allowsExternalStorage) {
+            throw refuse("external storage (\(entity.name).\(external.name))")
+        }
+        if entity.originalName != nil { throw refuse("renaming the entity (originalEntityName)") }
+        for other in byName.values {
+            for declaration in other.declaredRelationships where declaration.destinationName == entity.name {
+                throw PersistError(.invalidModel,
+                    "\(other.name).\(declaration.name) points at \(entity.name), which is in an inheritance tree: relationships to "
+                    + "inheritance trees are not supported yet", entity: other.name, attribute: declaration.name)
+            }
+        }
+    }
+}
