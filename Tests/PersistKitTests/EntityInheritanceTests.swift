@@ -246,6 +246,63 @@ final class EntityInheritanceTests: XCTestCase {
         }
     }
 
+    func testObjectIDsNameTheConcreteEntity() {
+        forEachStore { container, _ in
+            try seed(container.newContext())
+            let context = container.newContext()
+            let bit = try XCTUnwrap(context.fetch(FetchRequest<Animal>(predicate: \.name == "Bit")).first)
+            XCTAssertEqual(bit.objectID.entityName, "Puppy")
+            let other = container.newContext()
+            XCTAssertTrue(other.object(with: bit.objectID) is Puppy)
+            XCTAssertEqual(try other.existingObject(Animal.self, primaryKey: 3).name, "Bit")
+            XCTAssertTrue(try other.existingObject(Animal.self, primaryKey: 3) is Puppy)
+            XCTAssertTrue(try other.existingObject(Dog.self, primaryKey: 3) is Puppy)
+            expectError(try other.existingObject(Cat.self, primaryKey: 3), .objectNotFound) { _ in }
+            expectError(try other.existingObject(Animal.self, primaryKey: 99), .objectNotFound) { _ in }
+            // An ID that names the wrong entity of the tree finds nothing, not another entity's row.
+            let forged = ObjectID(entityName: "Cat", storeIdentifier: bit.objectID.storeIdentifier, key: 3, isTemporary: false)
+            XCTAssertNil(other.object(with: forged))
+        }
+    }
+
+    func testAnotherContextsSaveOfASubentityObjectIsMerged() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeContainer(.sqlite, in: directory, entities: entities)
+        try seed(container.newContext())
+        let reader = container.newContext()
+        let before = try reader.fetch(FetchRequest<Animal>(sortBy: [FetchSortDescriptor(\.name)]))
+        var changed: [String] = []
+        let token = reader.addObserver { changes in
+            changed += changes.updated.map { "\(($0.object as? Animal)?.name ?? "?"):\($0.keys.names.sorted())" }
+        }
+        let writer = container.newContext()
+        let rex = try XCTUnwrap(writer.fetch(FetchRequest<Dog>(predicate: \.name == "Rex")).first)
+        rex.breed = "mastiff"
+        rex.weight = 40
+        try writer.save()
+        reader.processPendingChanges()
+        XCTAssertEqual((before.last(where: { $0.name == "Rex" }) as? Dog)?.breed, "mastiff")
+        XCTAssertEqual(changed, ["Rex:[\"breed\", \"weight\"]"])
+        XCTAssertEqual(describe(try reader.fetch(FetchRequest<Animal>(sortBy: [FetchSortDescriptor(\.weight, order: .reverse)]))).first,
+                       "Rex:Dog")
+        token.cancel()
+    }
+
+    func testModelsWithWhatATreeCannotHoldYetAreRefused() throws {
+        expectError(try ManagedObjectModel(entities: [Animal.self, Dog.self, Keeper.self]), .invalidModel) { error in
+            XCTAssertTrue(error.message.contains("Keeper.favorite points at Animal, which is in an inheritance tree: relationships to "
+                                                 + "inheritance trees are not supported yet"), error.message)
+        }
+        // Without the tree, the same classes make a model as they always did.
+        XCTAssertNoThrow(try ManagedObjectModel(entities: [Dog.self]))
+        // A migration from or to a model with inheritance is refused, naming the entity.
+        let plain = try ManagedObjectModel(entities: [Vehicle.self], version: 1)
+        let tree = try ManagedObjectModel(entities: [Vehicle.self, Truck.self], version: 2)
+        expectError(try MigrationPlan(models: [plain]).check(upTo: tree), .incompatibleModel) { error in
+            XCTAssertTrue(error.message.contains("entity inheritance (Vehicle), which migrations do not support yet"), error.message)
+        }
+    }
+
     private func names(_ connection: SQLiteConnection, _ sql: String) throws -> [String] {
         let statement = try connection.prepare(sql)
         var result: [String] = []

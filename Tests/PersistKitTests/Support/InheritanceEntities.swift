@@ -36,3 +36,10 @@ class Vehicle: ManagedObject {
 final class Truck: Vehicle {
     @Attribute var load = 0.0
 }
+
+/// An entity with a to-one to an entity of an inheritance tree, which models refuse until
+/// relationships in trees are supported.
+final class Keeper: ManagedObject {
+    @Attribute var name = ""
+    @Relationship(inverse: .none) var favorite: Animal?
+}

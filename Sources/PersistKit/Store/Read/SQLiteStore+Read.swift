@@ -82,6 +82,16 @@ extension SQLiteStore {
 }
 
 extension SQLiteStore {
+    /// The entity of the row with primary key `key` in an inheritance tree's table (nil when
+    /// there is no such row, or the entity is in no tree).
+    func entityName(ofKey key: Int64, in entity: EntityDescription) throws -> String? {
+        guard entity.inheritance != nil else { return nil }
+        return try withReader { connection in
+            try connection.singleText("SELECT \(SQLName.quote(EntityInheritance.entityColumn)) FROM \(SchemaSQL.table(of: entity)) "
+                                      + "WHERE \(SQLName.quote(SchemaSQL.primaryKey)) = ?", [.integer(key)])
+        }
+    }
+
     /// How many rows an entity's table has.
     func rowCount(of entity: EntityDescription) throws -> Int {
         try withReader { Int(try $0.singleInt("SELECT count(*) FROM " + SchemaSQL.source(of: entity)) ?? 0) }
