@@ -100,6 +100,27 @@ final class PushPullTests: SyncTestCase {
         XCTAssertEqual(sent, 1, "the note, not the blob")
     }
 
+    /// The entities of an inheritance tree share a table sync does not read yet: the round
+    /// says so, naming the entity, and sends nothing; excluded, the rest syncs.
+    func testAnEntityInheritanceTreeIsRefusedUntilExcluded() async throws {
+        let model = try ManagedObjectModel(entities: [SNote.self, SFolder.self, SLabel.self, SPet.self, SCat.self])
+        let a = try makeContainer("a", model: model)
+        let context = a.newContext()
+        SCat(context: context).name = "Tom"
+        SNote(context: context).title = "beside it"
+        try context.save()
+        do {
+            try await engine(a).sync()
+            XCTFail("an inheritance tree synced")
+        } catch let error as PersistError {
+            XCTAssertEqual(error.code, .sync)
+            XCTAssertTrue(error.message.contains("SPet is in an entity inheritance tree, which PersistKitSync does not sync yet"),
+                          error.message)
+        }
+        let sent = try await engine(a) { $0.excludedEntities = ["SPet", "SCat"] }.sync().sent
+        XCTAssertEqual(sent, 1, "the note, not the cat")
+    }
+
     /// README's "Syncing stores" example, compiled here (not run: its server is the reader's).
     private func readmeExample(_ container: PersistentContainer) async throws -> SyncReport {
         let server = try SyncServer(url: "postgres://alice@db.example.com/tasks?sslmode=require")

@@ -37,6 +37,16 @@ final class SBlob: ManagedObject {
     @Attribute(.externalStorage) var bytes = Data()
 }
 
+/// The root of an entity inheritance tree (not synced yet: a round refuses it unless excluded).
+class SPet: ManagedObject {
+    @Attribute var name = ""
+}
+
+/// A sub-entity of ``SPet``.
+final class SCat: SPet {
+    @Attribute var lives = 9
+}
+
 enum SyncModel {
     static func make(version: Int = 1) throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [SNote.self, SFolder.self, SLabel.self, SLocal.self], version: version)
