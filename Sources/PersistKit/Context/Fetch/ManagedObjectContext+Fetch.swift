@@ -21,6 +21,29 @@ extension ManagedObjectContext {
             return ManagedObject.tiebreak(a, b) < 0
         }
 
+        /// Two lists, each in the request's order, as one in that order (the first's object
+        /// first on a tie).
+        func interleave(_ first: [ManagedObject], _ second: [ManagedObject]) -> [ManagedObject] {
+            var interleaved: [ManagedObject] = []
+            interleaved.reserveCapacity(first.count + second.count)
+            var i = 0, j = 0
+            while i < first.count || j < second.count {
+                if j == second.count || (i < first.count && areInIncreasingOrder(first[i], second[j])) {
+                    interleaved.append(first[i]); i += 1
+                } else {
+                    interleaved.append(second[j]); j += 1
+                }
+            }
+            return interleaved
+        }
+
+        /// The request's offset and limit applied to the whole ordered list.
+        func window(_ objects: [ManagedObject]) -> [ManagedObject] {
+            let start = min(offset, objects.count)
+            let end = limit > 0 ? min(objects.count, start + limit) : objects.count
+            return Array(objects[start..<end])
+        }
+
         /// Whether `object` satisfies the request's predicate.
         ///
         /// - Throws: ``PersistError`` `.invalidPredicate` when a `MATCHES` runs over its bound.
@@ -189,25 +212,9 @@ extension ManagedObjectContext {
         var merged: [ManagedObject] = []
         for part in parts {
             let objects = try fetchObjects(part, includesPendingChanges: includesPendingChanges)
-            guard !merged.isEmpty else {
-                merged = objects
-                continue
-            }
-            var combined: [ManagedObject] = []
-            combined.reserveCapacity(merged.count + objects.count)
-            var i = 0, j = 0
-            while i < merged.count || j < objects.count {
-                if j == objects.count || (i < merged.count && whole.areInIncreasingOrder(merged[i], objects[j])) {
-                    combined.append(merged[i]); i += 1
-                } else {
-                    combined.append(objects[j]); j += 1
-                }
-            }
-            merged = combined
+            merged = merged.isEmpty ? objects : whole.interleave(merged, objects)
         }
-        let start = min(whole.offset, merged.count)
-        let end = whole.limit > 0 ? min(merged.count, start + whole.limit) : merged.count
-        return Array(merged[start..<end])
+        return whole.window(merged)
     }
 
     func fetchObjects(_ plan: FetchPlan, includesPendingChanges: Bool) throws -> [ManagedObject] {
@@ -223,19 +230,7 @@ extension ManagedObjectContext {
         let extra = try (pending.inserted + pending.changedOrDeleted.filter { !$0.deletedFlag })
             .filter(plan.matches)
             .sorted(by: plan.areInIncreasingOrder)
-        var interleaved: [ManagedObject] = []
-        interleaved.reserveCapacity(saved.count + extra.count)
-        var i = 0, j = 0
-        while i < saved.count || j < extra.count {
-            if j == extra.count || (i < saved.count && plan.areInIncreasingOrder(saved[i], extra[j])) {
-                interleaved.append(saved[i]); i += 1
-            } else {
-                interleaved.append(extra[j]); j += 1
-            }
-        }
-        let start = min(plan.offset, interleaved.count)
-        let end = plan.limit > 0 ? min(interleaved.count, start + plan.limit) : interleaved.count
-        return Array(interleaved[start..<end])
+        return plan.window(plan.interleave(saved, extra))
     }
 
     /// This context's unsaved inserts, and its changed or deleted saved objects, of an entity.
