@@ -17,7 +17,7 @@ final class EntityInheritanceOracleTests: XCTestCase {
 
     func testFetchesOfTheTreeMatchTheOracle() throws {
         let seed = testSeed("EntityInheritanceOracleTests")
-        let steps = testSize("EntityInheritanceOracleTests", full: 600, ci: 150)
+        let steps = testSize("EntityInheritanceOracleTests", full: 300, ci: 100)
         var random = SeededGenerator(seed: seed)
         let directory = TemporaryDirectory()
         let container = try makeContainer(.sqlite, in: directory,
