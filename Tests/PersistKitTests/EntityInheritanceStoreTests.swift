@@ -40,4 +40,29 @@ final class EntityInheritanceStoreTests: XCTestCase {
         XCTAssertEqual(try raw.singleText("SELECT name FROM Task WHERE _pk = 1"), "Buy oat milk")
         XCTAssertEqual(try raw.singleInt("SELECT count(*) FROM pragma_table_info('Task') WHERE name = '_entity'"), 0)
     }
+
+    /// `persistkit check` reads a tree's table as the model lays it out: no schema problem, and a
+    /// required sub-entity attribute left NULL in a row of that entity is a value problem, while
+    /// other entities' rows may hold NULL there.
+    func testTheStoreCheckKnowsATreesTable() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("tree.sqlite")
+        let model = try ManagedObjectModel(entities: [Animal.self, Dog.self, Puppy.self, Cat.self])
+        do {
+            let context = try PersistentContainer(model: model, store: .sqlite(url)).newContext()
+            Dog(context: context).name = "Rex"
+            Cat(context: context).name = "Tom"
+            try context.save()
+        }
+        XCTAssertEqual(try StoreInspector(url: url).schemaProblems(against: model), [])
+        XCTAssertEqual(try StoreInspector(url: url).valueProblems(against: model), [])
+        do {
+            let raw = try SQLiteConnection(path: url.path, configuration: .init())
+            try raw.execute("UPDATE Animal SET breed = NULL WHERE name = 'Rex'")
+        }
+        XCTAssertEqual(try StoreInspector(url: url).valueProblems(against: model),
+                       ["value: Dog.breed holds 1 value that string cannot read (the first in Dog 1)"])
+        let reader = try PersistentContainer(model: model, store: .sqlite(url)).newContext()
+        expectError(try reader.fetch(FetchRequest<Dog>()), .typeMismatch) { _ in }
+    }
 }
