@@ -113,7 +113,7 @@ final class FoundationPredicateEquivalenceTests: XCTestCase {
 }
 
 /// Random Foundation predicate trees over `Sample`, of the shapes `#Predicate` produces, each
-/// comparing attributes with values (never two attributes, which PersistKit refuses).
+/// comparing attributes with values, and attributes with attributes.
 private struct FoundationTreeGenerator {
     var rng: SeededGenerator
     /// Only trees Foundation evaluates without throwing or trapping on `foundationSafePools`
@@ -214,7 +214,12 @@ private struct FoundationTreeGenerator {
     // MARK: Conditions
 
     mutating func condition(_ depth: Int) -> Condition {
-        switch pick(depth > 0 ? 17 : 12) {
+        var choice = pick(depth > 0 ? 19 : 14)
+        // Two attributes (perhaps through arithmetic) compared: the shared computed-value node.
+        if choice == 12 { return compare(intOperand(depth - 1), intOperand(depth - 1)) }
+        if choice == 13 { return compare(realOperand(depth - 1), realOperand(depth - 1)) }
+        if choice > 13 { choice -= 2 }
+        switch choice {
         case 0: return compare(intOperand(depth - 1), intConstant())
         case 1: return compare(realOperand(depth - 1), Build.value(real()))
         case 2: return compare(stringOperand(depth - 1), Build.value(string()))

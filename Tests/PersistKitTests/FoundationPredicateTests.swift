@@ -70,6 +70,10 @@ final class FoundationPredicateTests: XCTestCase {
             (#Predicate { !($0.name == "Buy milk") }, "NOT name == 'Buy milk'", []),
             (#Predicate { $0.notes?.isEmpty ?? true }, "notes == nil OR notes == ''", []),
             (#Predicate { !$0.name.isEmpty && $0.notes!.isEmpty }, "name != '' AND notes == ''", []),
+            (#Predicate { $0.count > $0.priority.rawValue }, "count > priority", []),
+            (#Predicate { $0.count * 2 - $0.priority.rawValue >= $0.count + 3 }, "count * 2 - priority >= count + 3", []),
+            (#Predicate { ($0.estimate ?? 0) > 7 - ($0.estimate ?? 1) }, "(estimate == nil AND 0 > 7 - 1) OR (estimate != nil AND estimate > 7 - estimate)", []),
+            (#Predicate { $0.name.contains($0.notes ?? "~") }, "(notes == nil AND name CONTAINS '~') OR (notes != nil AND name CONTAINS notes)", []),
             (#Predicate { _ in true }, "TRUEPREDICATE", []),
         ]
     }
@@ -181,7 +185,6 @@ final class FoundationPredicateTests: XCTestCase {
         let deadline = day(1)
         let cases: [(Foundation.Predicate<TestTask>, String)] = [
             (#Predicate { $0.count % 2 == 0 }, "PredicateExpressions.IntRemainder"),
-            (#Predicate { $0.count > $0.priority.rawValue }, "Comparing two attributes (count and priority)"),
             (#Predicate { $0.name.count > 3 }, "PredicateExpressions.KeyPath reading a Int from the String attribute name"),
             (#Predicate { ($0.estimate ?? 1) * 0 > 1 }, "Multiplying a floating-point attribute by zero"),
             (#Predicate { 10 / $0.count > 1 }, "Dividing by an attribute"),

@@ -87,7 +87,9 @@ final class PredicateEquivalenceTests: XCTestCase {
     }
 
     private func randomNode(depth: Int, using rng: inout SeededGenerator) -> PredicateNode {
-        let choice = Int.random(in: 0..<(depth > 0 ? 13 : 9), using: &rng)
+        var choice = Int.random(in: 0..<(depth > 0 ? 15 : 11), using: &rng)
+        if choice == 9 || choice == 10 { return randomValuesNode(using: &rng) }
+        if choice > 10 { choice -= 2 }
         switch choice {
         case 0, 1, 2:
             let attribute = Self.attributes.randomElement(using: &rng) ?? "int"
@@ -121,6 +123,43 @@ final class PredicateEquivalenceTests: XCTestCase {
             return .and((0..<Int.random(in: 1...3, using: &rng)).map { _ in randomNode(depth: depth - 1, using: &rng) })
         default:
             return .or((0..<Int.random(in: 1...3, using: &rng)).map { _ in randomNode(depth: depth - 1, using: &rng) })
+        }
+    }
+
+    static let numericAttributes = ["int", "optionalInt", "real", "optionalReal", "date", "seq", "flag", "priority"]
+    /// Numbers where SQLite's arithmetic has edges: zero, -1 (Int64.min / -1), the extremes
+    /// (overflow into reals), reals that are and are not whole, infinities, nil.
+    static let arithmeticConstants: [SQLValue] = [.integer(0), .integer(1), .integer(-1), .integer(2), .integer(7), .integer(-3),
+                                                  .integer(Int64.max), .integer(Int64.min), .integer(3_037_000_500), .real(0),
+                                                  .real(-0.0), .real(2.5), .real(7), .real(-1e300), .real(.infinity), .real(86_400), .null]
+
+    /// A comparison of two computed values: key with key (any two attributes, whatever their
+    /// types: SQL must not convert either), text operators between string keys, arithmetic.
+    private func randomValuesNode(using rng: inout SeededGenerator) -> PredicateNode {
+        let ops: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+        let op = ops.randomElement(using: &rng) ?? .equal
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0:
+            return .values(.key(Self.attributes.randomElement(using: &rng) ?? "int"), .order(op),
+                           .key(Self.attributes.randomElement(using: &rng) ?? "real"))
+        case 1:
+            let textOps: [TextMatchOperator] = [.equal, .contains, .beginsWith, .endsWith, .like]
+            return .values(.key(Bool.random(using: &rng) ? "name" : "note"),
+                           .text(textOps.randomElement(using: &rng) ?? .equal, StringComparisonOptions(rawValue: Int.random(in: 0...3, using: &rng))),
+                           .key(Bool.random(using: &rng) ? "name" : "note"))
+        default:
+            return .values(randomComputed(depth: 3, using: &rng), .order(op), randomComputed(depth: 2, using: &rng))
+        }
+    }
+
+    private func randomComputed(depth: Int, using rng: inout SeededGenerator) -> PredicateValue {
+        switch Int.random(in: 0..<(depth > 0 ? 6 : 3), using: &rng) {
+        case 0, 1: return .key(Self.numericAttributes.randomElement(using: &rng) ?? "int")
+        case 2: return .constant(Self.arithmeticConstants.randomElement(using: &rng) ?? .null)
+        case 3: return .negated(randomComputed(depth: depth - 1, using: &rng))
+        default:
+            return .arithmetic(ArithmeticOperator.allCases.randomElement(using: &rng) ?? .add,
+                               randomComputed(depth: depth - 1, using: &rng), randomComputed(depth: depth - 1, using: &rng))
         }
     }
 

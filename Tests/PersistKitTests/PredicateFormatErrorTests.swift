@@ -105,8 +105,8 @@ final class PredicateFormatErrorTests: PredicateFormatTestCase {
         assertError("a == $1", position: 5, "expected a variable name after '$'")
         assertError("a == “x”", position: 5, "unknown character '“'")
         assertError("a == \u{7}", position: 5, "unknown character U+0007")
-        assertError("a + 1 == 2", position: 2, "unknown character '+'")
-        assertError("a == - 1", position: 5, "unexpected '-'")
+        assertError("a ^ 1 == 2", position: 2, "unknown character '^'")
+        assertError("a == - ", position: 7, "expected a key or value after '-'")
         assertError("a ==   .", position: 7, "unexpected '.'")
         assertError("a == 1;", position: 6, "unknown character ';'")
     }
@@ -143,7 +143,7 @@ final class PredicateFormatErrorTests: PredicateFormatTestCase {
         assertError("a == 1)", position: 6, "')' has no matching '('")
         assertError("(a == 1))", position: 8, "')' has no matching '('")
         assertError("(a == 1 b == 2)", position: 8, "expected ')' to close the '(' at position 0, found 'b'")
-        assertError("a == (1)", position: 5, "expected a key or value after '==', found '('")
+        assertError("a == (1", position: 7, "expected ')' to close the '(' at position 5")
     }
 
     func testTrailingGarbage() {

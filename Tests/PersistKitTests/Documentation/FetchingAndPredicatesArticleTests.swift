@@ -16,12 +16,14 @@ enum FetchingAndPredicatesArticle {
         @Attribute var isComplete = false
         @Attribute var priority: Priority = .normal
         @Attribute var estimate: Double?
+        @Attribute var completedAt: Date?
         @Relationship(inverse: \Project.tasks) var project: Project?
         @Relationship(inverse: \Tag.tasks) var tags: Set<Tag>
     }
 
     final class Project: ManagedObject {
         @Attribute var name: String
+        @Attribute var deadline: Date?
         @Relationship(inverse: \Owner.projects) var owner: Owner?
         @Relationship var tasks: Set<TaskItem>
     }
@@ -79,6 +81,15 @@ enum FetchingAndPredicatesArticle {
         return [inHome, ownedByAn, home]
     }
 
+    static func comparingKeys(today: Date) throws -> [FetchPredicate<TaskItem>] {
+        let late = try FetchPredicate<TaskItem>(format: "completedAt > due")
+        let pastDeadline = try FetchPredicate<TaskItem>(format: "due > project.deadline")
+        let dueWithinADay = try FetchPredicate<TaskItem>(format: "due < %@ + 86400", today)
+        let long = try FetchPredicate<TaskItem>(format: "(estimate - 1) * 2 >= 4")
+        let finishedLate = #Predicate<TaskItem> { $0.completedAt != nil && $0.due != nil && $0.completedAt! > $0.due! }
+        return [late, pastDeadline, dueWithinADay, long, FetchPredicate(finishedLate)]
+    }
+
     static func aggregates() -> (FetchRequest<TaskItem>, FetchRequest<TaskItem>, FetchRequest<Project>, FetchPredicate<Project>) {
         let tagged = FetchRequest<TaskItem>(predicate: .count(\.tags) > 2)
         let urgent = FetchRequest<TaskItem>(predicate: .count(\.tags, where: .beginsWith(\.name, "x")) > 0)
@@ -113,18 +124,20 @@ final class FetchingAndPredicatesArticleTests: XCTestCase {
         let home = Article.Project(context: context)
         home.name = "Home"
         home.owner = ann
+        let now = Date()
+        home.deadline = now.addingTimeInterval(3)
         let tags = ["a", "b", "xc"].map { name -> Article.Tag in
             let tag = Article.Tag(context: context)
             tag.name = name
             return tag
         }
-        let now = Date()
         for index in 0..<120 {
             let task = Article.TaskItem(context: context)
             task.name = index == 0 ? "Buy milk" : "task \(index)"
             task.due = now.addingTimeInterval(Double(index))
             task.estimate = 2
             task.project = index < 6 ? home : nil
+            task.completedAt = index < 10 ? task.due?.addingTimeInterval(index % 2 == 0 ? 10 : -10) : nil
             if index == 0 { task.tags = Set(tags) }
         }
         try context.save()
@@ -138,6 +151,9 @@ final class FetchingAndPredicatesArticleTests: XCTestCase {
             XCTAssertNoThrow(try context.fetch(FetchRequest(predicate: predicate)))
         }
         XCTAssertEqual(try context.count(for: FetchRequest(predicate: try Article.throughRelationships()[1])), 6)
+        // Finished late: even tasks under 10; past the project's deadline: tasks 4 and 5; all due within a day; none long.
+        let counts = try Article.comparingKeys(today: now).map { try context.count(for: FetchRequest(predicate: $0)) }
+        XCTAssertEqual(counts, [5, 2, 120, 0, 5])
         let (tagged, urgent, heavy, busy) = Article.aggregates()
         XCTAssertEqual(try context.fetch(tagged).map(\.name), ["Buy milk"])
         XCTAssertEqual(try context.fetch(urgent).map(\.name), ["Buy milk"])

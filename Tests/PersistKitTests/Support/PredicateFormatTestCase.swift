@@ -37,6 +37,8 @@ class PredicateFormatTestCase: XCTestCase {
         case .variableKey(let variable, let path, _): return "$\(variable).\(path)"
         case .subqueryCount(let collection, let variable, let predicate, _):
             return "SUBQUERY(\(render(collection)), $\(variable), \(render(predicate))).@count"
+        case .arithmetic(let op, let lhs, let rhs, _): return "(\(render(lhs)) \(op.symbol) \(render(rhs)))"
+        case .negated(let inner, _): return "-\(render(inner))"
         }
     }
 

@@ -131,8 +131,50 @@ struct RelationshipPredicateGenerator {
 
     private mutating func scalar(on entity: String, prefix: String) -> (String, [Any]) {
         guard let shape = Self.shapes[entity] else { return ("TRUEPREDICATE", []) }
+        if Int.random(in: 0..<3, using: &rng) == 0 { return computed(shape, prefix: prefix) }
         let (key, kind) = pick(shape.scalars)
         return comparison(prefix + key, kind)
+    }
+
+    /// A key compared with another key (through to-ones too), or arithmetic on keys and
+    /// values: `rank > project.rank`, `title CONTAINS[c] project.name`, `(rank - 1) * 2 >= project.budget / %@`.
+    private mutating func computed(_ shape: Shape, prefix: String) -> (String, [Any]) {
+        let numbers = shape.scalars.filter { $0.1 == .int || $0.1 == .double }.map { prefix + $0.0 }
+        let strings = shape.scalars.filter { $0.1 == .string }.map { prefix + $0.0 }
+        if numbers.isEmpty || Int.random(in: 0..<3, using: &rng) == 0 {
+            guard !strings.isEmpty else { return ("TRUEPREDICATE", []) }
+            let op = pick(["==", "!=", "<", ">=", "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "==[c]", "CONTAINS[cd]", "!=[d]", "LIKE[c]"])
+            return ("\(pick(strings)) \(op) \(pick(strings))", [])
+        }
+        var arguments: [Any] = []
+        let lhs = arithmetic(numbers, depth: 2, &arguments)
+        let op = pick(["==", "!=", "<", "<=", ">", ">="])
+        let rhs = arithmetic(numbers, depth: 1, &arguments)
+        return ("\(lhs) \(op) \(rhs)", arguments)
+    }
+
+    private mutating func arithmetic(_ keys: [String], depth: Int, _ arguments: inout [Any]) -> String {
+        switch Int.random(in: 0..<(depth > 0 ? 7 : 3), using: &rng) {
+        case 0, 1: return pick(keys)
+        case 2:
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: return pick(["0", "1", "-1", "2", "7", "2.5", "-0.5", "9223372036854775807", "nil"])
+            case 1:
+                arguments.append(pick([0, 1, -2, 3, Int.max, Int.min] as [Int]))
+                return "%@"
+            case 2:
+                arguments.append(pick([0, 0.5, -1.5, 1e300]))
+                return "%@"
+            default: return pick(keys)
+            }
+        case 3: return "-(" + arithmetic(keys, depth: depth - 1, &arguments) + ")"
+        case 4:
+            let a = arithmetic(keys, depth: depth - 1, &arguments), b = arithmetic(keys, depth: depth - 1, &arguments)
+            return "\(a) \(pick(["+", "-", "*", "/"])) \(b)"
+        default:
+            let a = arithmetic(keys, depth: depth - 1, &arguments), b = arithmetic(keys, depth: depth - 1, &arguments)
+            return "(\(a) \(pick(["+", "-", "*", "/"])) \(b))"
+        }
     }
 
     private mutating func someObjects(of entity: String) -> [Any] {

@@ -35,6 +35,8 @@ struct PredicateFormatLexer {
         case or
         /// `!` (but not `!=`).
         case not
+        /// `+`, `-`, `*`, `/` (a `-` before a number where no operand ends is the number's sign).
+        case arithmetic(ArithmeticOperator)
         case leftParen, rightParen, leftBrace, rightBrace, leftBracket, rightBracket, comma
         case end
     }
@@ -45,6 +47,13 @@ struct PredicateFormatLexer {
     private var index = 0
     /// How many arguments the specifiers read so far have consumed.
     private(set) var argumentsUsed = 0
+    /// Whether the last token ends an operand, so that a `-` after it subtracts (`a -1` is
+    /// `a - 1`) rather than signs a number (`a > -1`).
+    private var afterOperand = false
+    /// Words that are operators, after which an operand starts.
+    private static let operatorWords: Set<String> = [
+        "AND", "OR", "NOT", "IN", "LIKE", "CONTAINS", "BEGINSWITH", "ENDSWITH", "MATCHES", "BETWEEN", "ANY", "SOME", "ALL", "NONE",
+    ]
 
     init(scalars: [Unicode.Scalar], arguments: [Any], diagnostics: PredicateFormatDiagnostics) {
         self.scalars = scalars
@@ -117,6 +126,18 @@ struct PredicateFormatLexer {
 
     /// Reads the next token; at the end of the format, returns `.end` (again and again).
     mutating func next() throws(PersistError) -> Token {
+        let token = try nextToken()
+        switch token.kind {
+        case .word(let word):
+            // Keywords are ASCII: a word with other letters is a key.
+            afterOperand = !word.utf8.allSatisfy({ $0 < 0x80 }) || !Self.operatorWords.contains(word.uppercased())
+        case .key, .string, .integer, .double, .argument, .variable, .variableKey, .rightParen, .rightBrace: afterOperand = true
+        default: afterOperand = false
+        }
+        return token
+    }
+
+    private mutating func nextToken() throws(PersistError) -> Token {
         while let scalar = peek(), scalar.properties.isWhitespace { advance() }
         let start = index
         guard let scalar = peek() else { return Token(kind: .end, start: start, end: start) }
@@ -164,8 +185,11 @@ struct PredicateFormatLexer {
         case "$":
             return try lexVariable()
         case "-":
-            if Self.isDigit(peek(1)) || (peekIs(".", 1) && Self.isDigit(peek(2))) { return try lexNumber() }
-            throw diagnostics.syntaxError(at: start, "unexpected '-' (only a number may follow a minus sign)")
+            if !afterOperand && (Self.isDigit(peek(1)) || (peekIs(".", 1) && Self.isDigit(peek(2)))) { return try lexNumber() }
+            return token(.arithmetic(.subtract), length: 1)
+        case "+": return token(.arithmetic(.add), length: 1)
+        case "*": return token(.arithmetic(.multiply), length: 1)
+        case "/": return token(.arithmetic(.divide), length: 1)
         case ".":
             if Self.isDigit(peek(1)) { return try lexNumber() }
             if peekIs("@", 1) {

@@ -13,4 +13,9 @@ indirect enum PredicateFormatOperand: Equatable, Sendable {
     /// (a key, or a key path from an enclosing subquery's variable) satisfy the predicate.
     case subqueryCount(collection: PredicateFormatOperand, variable: String, predicate: PredicateFormatExpression,
                        position: Int)
+    /// `lhs + rhs`, `lhs - rhs`, `lhs * rhs`, `lhs / rhs`: arithmetic on keys and values
+    /// (`budget - spent`, `due + 86400`); `position` is the operator's.
+    case arithmetic(ArithmeticOperator, PredicateFormatOperand, PredicateFormatOperand, position: Int)
+    /// `-operand` (a minus sign before a key or a parenthesis; `-5` is a number).
+    case negated(PredicateFormatOperand, position: Int)
 }

@@ -13,7 +13,10 @@
 /// operator    := "==" | "=" | "!=" | "<>" | "<" | "<=" | "=<" | ">" | ">=" | "=>"
 ///              | "CONTAINS" | "BEGINSWITH" | "ENDSWITH" | "LIKE" | "MATCHES" | "IN"
 /// options     := "[" ("c" | "d")+ "]"
-/// operand     := keyPath | "%K" | value | variable
+/// operand     := term (("+" | "-") term)*
+/// term        := factor (("*" | "/") factor)*
+/// factor      := ("-" | "+")* (atom | "(" operand ")")
+/// atom        := keyPath | "%K" | value | variable
 /// value       := string | number | "nil" | "NULL" | "YES" | "TRUE" | "NO" | "FALSE"
 ///              | "%@" | "%d"... | "%f"... | "{" (value ("," value)*)? "}"
 /// variable    := "$" identifier
@@ -48,10 +51,10 @@ struct PredicateFormatParser {
         return try parser.parsePredicate()
     }
 
-    private typealias Token = PredicateFormatLexer.Token
+    typealias Token = PredicateFormatLexer.Token
 
     /// A parsed subtree and how deeply it nests AND/OR groups.
-    private struct Node {
+    struct Node {
         var expression: PredicateFormatExpression
         var nesting: PredicateNesting
     }
@@ -71,8 +74,8 @@ struct PredicateFormatParser {
     private let diagnostics: PredicateFormatDiagnostics
     private var lexer: PredicateFormatLexer
     private let argumentCount: Int
-    private var current: Token
-    private var nesting = 0
+    private(set) var current: Token
+    var nesting = 0
     private var subqueryNesting = 0
 
     private init(format: String, arguments: [Any]) {
@@ -87,7 +90,7 @@ struct PredicateFormatParser {
 
     // MARK: - Tokens
 
-    private mutating func advance() throws(PersistError) {
+    mutating func advance() throws(PersistError) {
         current = try lexer.next()
     }
 
@@ -110,7 +113,7 @@ struct PredicateFormatParser {
     }
 
     /// The text of a token as written, shortened if long, or "end of format".
-    private func describe(_ token: Token) -> String {
+    func describe(_ token: Token) -> String {
         if case .end = token.kind { return "end of format" }
         let lower = max(0, min(token.start, scalars.count))
         let upper = max(lower, min(token.end, scalars.count))
@@ -121,15 +124,15 @@ struct PredicateFormatParser {
         return "'\(text)'"
     }
 
-    private func error(_ token: Token, _ problem: String) -> PersistError {
+    func error(_ token: Token, _ problem: String) -> PersistError {
         diagnostics.syntaxError(at: token.start, problem)
     }
 
-    private func position(_ token: Token) -> Int {
+    func position(_ token: Token) -> Int {
         diagnostics.characterOffset(token.start)
     }
 
-    private mutating func enterNesting(_ token: Token) throws(PersistError) {
+    mutating func enterNesting(_ token: Token) throws(PersistError) {
         nesting &+= 1
         if nesting > Self.maximumNesting {
             throw error(token, "predicate is nested too deeply (more than \(Self.maximumNesting) levels of parentheses or braces)")
@@ -139,17 +142,20 @@ struct PredicateFormatParser {
     // MARK: - Predicates
 
     /// A parenthesized group being parsed (or the whole format): its OR of ANDs so far.
-    private struct GroupFrame {
+    struct GroupFrame {
         /// The '(' that opened the group; nil for the whole format.
         let open: Token?
         /// An odd number of NOTs precedes the '('.
         let negated: Bool
+        /// The '(' opened a term (not a SUBQUERY's predicate): it may turn out to open
+        /// arithmetic instead, `(budget - spent) < 0` (see `parseComputed`).
+        var opensTerm = false
         var alternatives = GroupBuilder(kind: .or)
         var conjuncts = GroupBuilder(kind: .and)
     }
 
     /// The terms of one AND or OR as they are parsed, and their nesting.
-    private struct GroupBuilder {
+    struct GroupBuilder {
         let kind: PredicateNesting.Kind
         var terms: [Node] = []
         /// The operator before the term being parsed (where a nesting error is reported).
@@ -195,10 +201,10 @@ struct PredicateFormatParser {
                 if case .rightParen = current.kind {
                     throw error(current, "expected a predicate inside the parentheses, found ')'")
                 }
-                frames.append(GroupFrame(open: open, negated: negated))
+                frames.append(GroupFrame(open: open, negated: negated, opensTerm: true))
                 continue
             }
-            var term = try parsePrimary()
+            var term = try parsePrimary(frames: &frames, closesGroups: !negated)
             if negated { term = Self.negate(term) }
             // Adds the term, then closes the groups and parentheses the next token ends.
             while let top = frames.indices.last {
@@ -290,7 +296,7 @@ struct PredicateFormatParser {
     }
 
     /// `TRUEPREDICATE`, `FALSEPREDICATE` or a comparison (parentheses are handled by the caller).
-    private mutating func parsePrimary() throws(PersistError) -> Node {
+    private mutating func parsePrimary(frames: inout [GroupFrame], closesGroups: Bool) throws(PersistError) -> Node {
         switch currentWord {
         case "TRUEPREDICATE":
             try advance()
@@ -299,15 +305,15 @@ struct PredicateFormatParser {
             try advance()
             return Node(expression: .falsePredicate, nesting: .leaf)
         default:
-            return try parseComparison()
+            return try parseComparison(frames: &frames, closesGroups: closesGroups)
         }
     }
 
     // MARK: - Comparisons
 
-    private mutating func parseComparison() throws(PersistError) -> Node {
+    private mutating func parseComparison(frames: inout [GroupFrame], closesGroups: Bool) throws(PersistError) -> Node {
         let lhsToken = current
-        let lhs = try parseOperand(after: nil)
+        let lhs = try parseComputed(after: nil, frames: &frames, closesGroups: closesGroups)
         let operatorToken = current
         var isBetween = false
         let op: PredicateFormatOperator
@@ -362,7 +368,8 @@ struct PredicateFormatParser {
             return Node(expression: .and([greater, less]), nesting: PredicateNesting(depth: 1, kind: .and))
         }
 
-        let rhs = try parseOperand(after: operatorToken)
+        var noFrames: [GroupFrame] = []
+        let rhs = try parseComputed(after: operatorToken, frames: &noFrames, closesGroups: false)
         return Node(expression: .comparison(lhs: lhs, op: op, options: options, rhs: rhs, position: operatorPosition),
                     nesting: .leaf)
     }
@@ -396,7 +403,7 @@ struct PredicateFormatParser {
     // MARK: - Operands
 
     /// A key or a value. `after` is the operator before it, for messages (nil for a left side).
-    private mutating func parseOperand(after operatorToken: Token?) throws(PersistError) -> PredicateFormatOperand {
+    mutating func parseOperand(after operatorToken: Token?) throws(PersistError) -> PredicateFormatOperand {
         let token = current
         let context = operatorToken.map { " after \(describe($0))" } ?? ""
         switch token.kind {

@@ -49,6 +49,8 @@ extension PredicateFormatResolver {
                 throw fail("SUBQUERY needs the key path of a to-many relationship first", at: position)
             }
             return .subquery(collection: path, collectionPosition: at, variable: name, predicate: predicate)
+        case .arithmetic(_, _, _, let position), .negated(_, let position):
+            throw fail("Arithmetic is compared with ==, !=, <, <=, > or >=", at: position)
         }
     }
 

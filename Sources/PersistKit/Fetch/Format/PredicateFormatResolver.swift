@@ -72,6 +72,7 @@ struct PredicateFormatResolver {
     private func comparison(_ lhs: PredicateFormatOperand, _ op: PredicateFormatOperator,
                             _ options: StringComparisonOptions, _ rhs: PredicateFormatOperand,
                             _ position: Int) throws -> PredicateNode {
+        if Self.comparesValues(lhs, rhs) { return try valueComparison(lhs, op, options, rhs, at: position) }
         let left = try subject(lhs), right = try subject(rhs)
         let subject: Subject, value: PredicateFormatValue, flipped: Bool
         switch (left, right) {
@@ -82,7 +83,8 @@ struct PredicateFormatResolver {
             guard case .value(let constant, _) = lhs else { throw fail("A comparison needs a value on one side", at: position) }
             (subject, value, flipped) = (found, constant, true)
         case (.some, .some):
-            throw fail("Comparing two keys is not supported", at: position)
+            // `comparesValues` takes every comparison of two keys.
+            throw fail("A comparison needs a value on one side", at: position)
         case (nil, nil):
             throw fail("A comparison needs a key on one side", at: position)
         }

@@ -90,6 +90,24 @@ struct FoundationPredicateArithmetic {
         steps.append((.negate, 0, 0))
     }
 
+    /// The steps as a ``PredicateValue`` on `value`, for comparisons with another attribute:
+    /// computed as SQLite computes (``PredicateSemantics/arithmetic(_:_:_:)``), not as Swift does.
+    func applied(to value: PredicateValue) -> PredicateValue {
+        var result = value
+        for (step, integer, real) in steps {
+            let constant = PredicateValue.constant({ if case .integer = domain { return .integer(integer) } else { return .real(real) } }())
+            switch step {
+            case .add: result = .arithmetic(.add, result, constant)
+            case .subtract: result = .arithmetic(.subtract, result, constant)
+            case .subtractFrom: result = .arithmetic(.subtract, constant, result)
+            case .multiply: result = .arithmetic(.multiply, result, constant)
+            case .divide: result = .arithmetic(.divide, result, constant)
+            case .negate: result = .negated(result)
+            }
+        }
+        return result
+    }
+
     // MARK: Comparing
 
     /// The stored values `x` of the attribute named `name` for which `f(x) op constant` holds.

@@ -15,6 +15,9 @@ enum FoundationPredicateOperand {
     case collection(Collection)
     /// How many objects a to-many holds (`$0.tags.count`).
     case count(Collection)
+    /// Arithmetic on two attributes (`$0.budget - $0.spent`), or on such a value: computed as
+    /// SQLite computes (``PredicateSemantics/arithmetic(_:_:_:)``), of the kind given.
+    case computed(PredicateValue, PredicateValue.Kind)
 
     /// An object reached through to-ones from the predicate's object (or that object itself).
     struct RelatedObject {

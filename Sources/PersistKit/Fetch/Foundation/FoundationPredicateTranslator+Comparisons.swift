@@ -40,10 +40,13 @@ extension FoundationPredicateTranslator {
             return try compare(operand, op, value)
         case (.constant(let value), .attribute(let operand)):
             return try compare(operand, op.flipped, value)
-        case (.attribute(let x), .attribute(let y)):
-            throw PersistError(.invalidPredicate,
-                "Comparing two attributes (\(x.name) and \(y.name)) is not supported: compare an attribute with a value",
-                attribute: x.name)
+        case (.attribute, .attribute), (.computed, .constant), (.constant, .computed), (.computed, .attribute),
+             (.attribute, .computed), (.computed, .computed):
+            let (x, xKind) = try computed(a), (y, yKind) = try computed(b)
+            guard xKind.comparable(with: yKind) else {
+                throw PersistError(.invalidPredicate, "Comparing \(xKind.rawValue) with \(yKind.rawValue) is not supported")
+            }
+            return PredicateNode.comparing(x, .order(op), y)
         case (.object(let object), .constant(let value)):
             return try compare(object, op, value)
         case (.constant(let value), .object(let object)):
@@ -124,8 +127,15 @@ extension FoundationPredicateTranslator {
 
     private func text(_ op: TextMatchOperator, _ value: FoundationPredicateOperand,
                       _ pattern: FoundationPredicateOperand) throws -> PredicateNode {
+        if case .attribute(let patternOperand) = pattern, case .attribute(let operand) = value {
+            // `$0.title.contains($0.notes)`: both string attributes.
+            for side in [operand, patternOperand] where side.attribute.type != .string || side.arithmetic != nil {
+                throw PersistError(.invalidPredicate, "\(side.name) is not a string attribute", attribute: side.name)
+            }
+            return .values(.key(operand.name), .text(op, []), .key(patternOperand.name))
+        }
         guard case .constant(let patternValue) = pattern else {
-            throw PersistError(.invalidPredicate, "The string searched for must be a value, not an attribute")
+            throw PersistError(.invalidPredicate, "The string searched for must be a value or a string attribute")
         }
         guard let patternText = patternValue as? String else { return .constant(false) }
         switch value {
@@ -187,6 +197,8 @@ extension FoundationPredicateTranslator {
             return Logic.or(try members.map { try compare(operand, .equal, $0) })
         case .object(let object):
             return .inList(attribute: object.comparedKey, try members.map { try reference($0, to: object) })
+        case .computed:
+            return Logic.or(try members.map { try compare(element, .equal, .constant($0)) })
         case .collection, .count:
             throw PersistError(.invalidPredicate, "A to-many is not among values: use contains(_:) on it")
         }

@@ -33,6 +33,8 @@ extension FoundationPredicateTranslator {
                 return try collectionMember(keyPath, collection, item.condition, expression)
             case .count:
                 throw unsupported(expression, "on a to-many's count")
+            case .computed:
+                throw unsupported(expression, "on arithmetic")
             }
         })
     }

@@ -41,10 +41,15 @@ extension FoundationPredicateTranslator {
             return .attribute(try appending(operand) { try $0.append(operation, value, constantFirst: false) })
         case (.constant(let value), .attribute(let operand)):
             return .attribute(try appending(operand) { try $0.append(operation, value, constantFirst: true) })
-        case (.attribute(let x), .attribute(let y)):
-            throw PersistError(.invalidPredicate,
-                "Arithmetic on two attributes (\(x.name) and \(y.name)) is not supported: only on an attribute and values",
-                attribute: x.name)
+        case (.attribute, .attribute), (.computed, _), (_, .computed):
+            guard let op = ArithmeticOperator(operation) else {
+                throw PersistError(.invalidPredicate, "The remainder (%) is supported on an attribute and values only, not on two attributes")
+            }
+            let (x, xKind) = try computed(a), (y, yKind) = try computed(b)
+            switch PredicateValue.Kind.of(op, xKind, yKind) {
+            case .success(let kind): return .computed(.arithmetic(op, x, y), kind)
+            case .failure(let problem): throw PersistError(.invalidPredicate, problem.message)
+            }
         default:
             throw PersistError(.invalidPredicate, "Arithmetic is supported on an attribute and values, not on related objects or counts")
         }
@@ -58,6 +63,9 @@ extension FoundationPredicateTranslator {
                 return Case(item.condition, .value(try naming(expression) { try FoundationPredicateArithmetic.negated(value) }))
             case .attribute(let operand):
                 return Case(item.condition, .attribute(try naming(expression) { try appending(operand) { $0.negate() } }))
+            case .computed(let value, let kind):
+                guard kind == .number || kind == .null else { throw unsupported(expression, "on \(kind.rawValue)") }
+                return Case(item.condition, .computed(.negated(value), kind))
             default:
                 throw unsupported(expression, "on a related object or a count")
             }
@@ -129,7 +137,7 @@ extension FoundationPredicateTranslator {
             let isNull = PredicateNode.compare(attribute: object.comparedKey, .equal, .null)
             object.isNonNil = true
             return (Case(Logic.and(item.condition, Logic.not(isNull)), .object(object)), Logic.and(item.condition, isNull))
-        case .collection, .count: return (item, nil)
+        case .collection, .count, .computed: return (item, nil)
         }
     }
 

@@ -8,7 +8,10 @@ import Foundation
 /// then the tree in prefix order. A node is a tag byte: 0/1 the constant false/true; 2 AND and
 /// 3 OR (u32 count, then the children); 4 NOT (the child); 5 comparison (u32 attribute, u8
 /// operator, value); 6 string operator (u32 attribute, u8 operator, u8 options, string); 7 IN
-/// (u32 attribute, u32 count, values); 8 MATCHES (u32 attribute, u8 options, string). A value is
+/// (u32 attribute, u32 count, values); 8 MATCHES (u32 attribute, u8 options, string); 9 two
+/// computed values compared (u8 0 and the comparison operator, or u8 1, the text operator and
+/// options; then both sides). A side is a tag byte: 0 key (u32 attribute), 1 constant (value),
+/// 2 arithmetic (u8 operator, both operands), 3 unary minus (the operand). A value is
 /// a tag byte: 0 NULL, 1 integer (8 bytes), 2 real (8 bytes, the bit pattern), 3 text and 4 blob
 /// (u32 length, bytes).
 ///
@@ -62,6 +65,20 @@ enum PredicateCodec {
             }
         }
 
+        /// Writes one side of a comparison of computed values, in pre-order (its recursion is
+        /// bounded by ``PredicateValue/maximumOperations``).
+        mutating func computed(_ side: PredicateValue, _ attribute: (String) throws -> Int) throws {
+            switch side {
+            case .key(let name): u8(0); u32(try attribute(name))
+            case .constant(let constant): u8(1); value(constant)
+            case .arithmetic(let op, let lhs, let rhs):
+                u8(2); u8(Int(op.rawValue))
+                try computed(lhs, attribute)
+                try computed(rhs, attribute)
+            case .negated(let inner): u8(3); try computed(inner, attribute)
+            }
+        }
+
         /// Writes the tree in pre-order, with an explicit stack (trees nest up to
         /// ``PredicateNode/maximumNesting`` levels).
         mutating func node(_ root: PredicateNode, _ index: [String: Int]) throws {
@@ -92,6 +109,15 @@ enum PredicateCodec {
                 for element in values { value(element) }
             case .matches(let name, let regex):
                 u8(8); u32(try attribute(name)); u8(regex.options.rawValue); string(regex.pattern)
+            case .values(let lhs, let comparison, let rhs):
+                u8(9)
+                switch comparison {
+                case .order(let op): u8(0); u8(PredicateCodec.comparisons.firstIndex(of: op) ?? 0)
+                case .text(let op, let options):
+                    u8(1); u8(PredicateCodec.textOperators.firstIndex(of: op) ?? 0); u8(options.rawValue)
+                }
+                try computed(lhs, attribute)
+                try computed(rhs, attribute)
             case .invalid(let error): throw error
             case .variable(let variable): throw variable.unsubstitutedError
             case .relationship(let relationship):
@@ -101,6 +127,9 @@ enum PredicateCodec {
     }
 
     private struct Reader {
+        /// Operators read in the current side (bounded as ``PredicateValue/maximumOperations``).
+        var operations = 0
+
         static let corrupt = PersistError(.invalidPredicate, "A predicate passed to SQL is damaged")
 
         let bytes: UnsafeRawBufferPointer
@@ -203,8 +232,47 @@ enum PredicateCodec {
                 let name = try attribute()
                 let options = StringComparisonOptions(rawValue: try u8() & 3)
                 return .matches(attribute: name, try PredicateRegex(pattern: try string(), options: options))
+            case 9:
+                let comparison: ValueComparison
+                switch try u8() {
+                case 0:
+                    let op = try u8()
+                    guard op < PredicateCodec.comparisons.count else { throw Self.corrupt }
+                    comparison = .order(PredicateCodec.comparisons[op])
+                case 1:
+                    let op = try u8()
+                    guard op < PredicateCodec.textOperators.count else { throw Self.corrupt }
+                    comparison = .text(PredicateCodec.textOperators[op], StringComparisonOptions(rawValue: try u8() & 3))
+                default: throw Self.corrupt
+                }
+                operations = 0
+                let lhs = try computed(attributes)
+                operations = 0
+                return .values(lhs, comparison, try computed(attributes))
             default:
                 throw Self.corrupt
+            }
+        }
+
+        /// One side of a comparison of computed values; more operators than a side may hold is damage.
+        private mutating func computed(_ attributes: [String]) throws -> PredicateValue {
+            switch try u8() {
+            case 0:
+                let slot = try u32()
+                guard slot < attributes.count else { throw Self.corrupt }
+                return .key(attributes[slot])
+            case 1: return .constant(try value())
+            case 2:
+                operations += 1
+                guard operations <= PredicateValue.maximumOperations,
+                      let op = ArithmeticOperator(rawValue: UInt8(try u8())) else { throw Self.corrupt }
+                let lhs = try computed(attributes)
+                return .arithmetic(op, lhs, try computed(attributes))
+            case 3:
+                operations += 1
+                guard operations <= PredicateValue.maximumOperations else { throw Self.corrupt }
+                return .negated(try computed(attributes))
+            default: throw Self.corrupt
             }
         }
     }

@@ -10,6 +10,9 @@ extension PredicateEvaluator {
 
     private static func compileLeaf(_ node: PredicateNode, entity: EntityDescription) throws -> Compiled {
         if case .relationship(let relationship) = node { return try compileRelationship(relationship, entity: entity) }
+        if case .values(let lhs, let comparison, let rhs) = node {
+            return .values(try compileValue(lhs, entity: entity), comparison, try compileValue(rhs, entity: entity))
+        }
         guard let key = key(of: node) else { return try comparison(node, slot: 0) }
         if !PredicateKey.isPath(key), let attribute = entity.attribute(named: key) {
             try ExternalStorage.checkComparison(node, on: attribute, of: entity)
@@ -60,6 +63,7 @@ extension PredicateEvaluator {
             case .objectValue, .path, .any, .count, .aggregate: return true
             case .and(let nodes), .or(let nodes): stack.append(contentsOf: nodes)
             case .not(let inner): stack.append(inner)
+            case .values(let lhs, _, let rhs): if lhs.readsRelationships || rhs.readsRelationships { return true }
             default: break
             }
         }
@@ -98,6 +102,8 @@ extension PredicateEvaluator {
         case .aggregate(let index, let function, let slot, let op, let value):
             let values = object.relatedObjects(at: index).map { slot < $0.storage.count ? $0.storage[slot] : .null }
             return PredicateSemantics.aggregate(function, of: values, op, value)
+        case .values(let lhs, let comparison, let rhs):
+            return PredicateSemantics.compareValues(value(lhs, object: object), comparison, value(rhs, object: object))
         default:
             return try evaluate(node, object.storage)
         }

@@ -35,6 +35,8 @@ struct PredicateEvaluator {
         case count(Int, Compiled?, ComparisonOperator, SQLValue)
         /// An aggregate of a slot of a to-many's objects, compared with a value.
         case aggregate(Int, AggregateFunction, Int, ComparisonOperator, SQLValue)
+        /// Two computed values compared (see `PredicateEvaluator+Values.swift`).
+        case values(CompiledValue, ValueComparison, CompiledValue)
     }
 
     /// What ``Compiled/objectValue(_:_:)`` reads.
@@ -61,6 +63,16 @@ struct PredicateEvaluator {
     /// function `pk_predicate` passes only the columns the predicate reads).
     init(normalized node: PredicateNode, slots: [String: Int]) throws {
         compiled = try PredicateEvaluator.compile(node) { leaf in
+            if case .values(let lhs, let comparison, let rhs) = leaf {
+                func slot(_ name: String) throws -> PredicateEvaluator.CompiledValue {
+                    guard let slot = slots[name] else {
+                        throw PersistError(.invalidPredicate, "The predicate reads \(name), which is not among its columns", attribute: name)
+                    }
+                    return .slot(slot, .none)
+                }
+                return .values(try PredicateEvaluator.compileValue(lhs, slot: slot), comparison,
+                               try PredicateEvaluator.compileValue(rhs, slot: slot))
+            }
             guard let name = PredicateEvaluator.key(of: leaf) else {
                 throw PersistError(.invalidPredicate, "The predicate reads related objects, which are not among its columns")
             }
@@ -170,6 +182,8 @@ struct PredicateEvaluator {
             return PredicateSemantics.inSet(storage[slot], keys, matchesNull: matchesNull)
         case .matches(let slot, let regex):
             return try PredicateSemantics.matches(storage[slot], regex)
+        case .values(let lhs, let comparison, let rhs):
+            return PredicateSemantics.compareValues(value(lhs, storage), comparison, value(rhs, storage))
         case .objectValue, .path, .any, .count, .aggregate:
             // Only evaluators that read relationships have these, and they evaluate objects.
             return false

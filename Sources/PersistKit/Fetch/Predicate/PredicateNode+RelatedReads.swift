@@ -25,6 +25,8 @@ extension PredicateNode {
                     try Self.appendRead(of: attribute, in: destination, prefix: chain, to: &reads)
                 }
                 try relationship.inner?.collectReads(in: destination, prefix: chain, into: &reads)
+            case .values(let lhs, _, let rhs):
+                for key in lhs.keys + rhs.keys { try Self.appendRead(of: key, in: entity, prefix: prefix, to: &reads) }
             default:
                 guard let key = PredicateEvaluator.key(of: node) else { continue }
                 try Self.appendRead(of: key, in: entity, prefix: prefix, to: &reads)

@@ -32,6 +32,12 @@ indirect enum PredicateNode: Sendable {
     /// when a to-one on the way is nil; a path ending at a to-one compares the related object
     /// (`project == %@`), and `_pk` names the object itself (`SUBQUERY(tags, $t, $t IN %@)`).
     case relationship(RelationshipPredicate)
+    /// Two computed values compared: a key with another key (`completedAt > due`,
+    /// `due > project.deadline`), or arithmetic (`budget - spent < 0`). Nil and types follow
+    /// the comparisons above (``PredicateSemantics/compareValues(_:_:_:)``); arithmetic is
+    /// SQLite's (``PredicateSemantics/arithmetic(_:_:_:)``). A comparison of one plain key with
+    /// a constant is always ``compare(attribute:_:_:)`` instead.
+    case values(PredicateValue, ValueComparison, PredicateValue)
 
     /// The deepest nesting of AND/OR groups accepted, counted as ``PredicateNesting`` does (a
     /// chain of one operator is one level however long; `NOT` does not count).
@@ -79,6 +85,7 @@ indirect enum PredicateNode: Sendable {
             case .compare(let name, _, _), .text(let name, _, _, _), .inList(let name, _), .matches(let name, _):
                 if PredicateKey.isPath(name) { return true }
             case .variable(let variable): if PredicateKey.isPath(variable.attribute) { return true }
+            case .values(let lhs, _, let rhs): if (lhs.keys + rhs.keys).contains(where: PredicateKey.isPath) { return true }
             case .constant, .invalid: break
             }
         }
@@ -111,6 +118,7 @@ indirect enum PredicateNode: Sendable {
             case .compare(let name, _, _), .text(let name, _, _, _), .inList(let name, _), .matches(let name, _):
                 names.append(name)
             case .variable(let variable): names.append(variable.attribute)
+            case .values(let lhs, _, let rhs): names += lhs.keys + rhs.keys
             }
         }
         return names

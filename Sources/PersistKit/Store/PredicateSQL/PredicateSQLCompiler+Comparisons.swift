@@ -11,6 +11,7 @@ extension PredicateSQLCompiler {
 
     mutating func comparison(_ node: PredicateNode) throws -> Fragment {
         if case .relationship(let relationship) = node { return try self.relationship(relationship) }
+        if case .values(let lhs, let comparison, let rhs) = node { return try values(lhs, comparison, rhs) }
         guard let key = PredicateEvaluator.key(of: node) else {
             // Normalization leaves only comparisons here.
             throw PersistError(.invalidPredicate, "The predicate has a part SQL cannot express", entity: entity.name)

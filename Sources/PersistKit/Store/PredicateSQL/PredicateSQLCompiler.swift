@@ -65,6 +65,8 @@ struct PredicateSQLCompiler {
     var isLarge = false
     var entity: EntityDescription { scope.entity }
     private(set) var bindings: [SQLValue] = []
+    /// Scalar subqueries written for keys through to-ones, numbering their tables' aliases.
+    var valueSubqueries = 0
     private var parameterByValue: [BindingKey: Int] = [:]
 
     init(entity: EntityDescription) {
@@ -107,6 +109,9 @@ struct PredicateSQLCompiler {
                 comparisons += 1
                 values += 1
                 if let inner = relationship.inner { stack.append(inner) }
+            case .values(let lhs, _, let rhs):
+                comparisons += 1
+                values += max(1, lhs.constantCount + rhs.constantCount)
             default:
                 comparisons += 1
                 values += 1
