@@ -1,3 +1,5 @@
+import PersistKitText
+
 /// A comparison operator in a format string.
 enum PredicateFormatOperator: String, Equatable, Sendable {
     case equal = "=="
@@ -15,4 +17,14 @@ enum PredicateFormatOperator: String, Equatable, Sendable {
     /// `BETWEEN` with an argument or variable holding the two bounds (`BETWEEN {low, high}` is
     /// parsed into two comparisons instead).
     case between = "BETWEEN"
+
+    /// The text operator of `CONTAINS`, `BEGINSWITH`, `ENDSWITH` (`LIKE` for the others).
+    var textMatchOperator: TextMatchOperator {
+        switch self {
+        case .contains: return .contains
+        case .beginsWith: return .beginsWith
+        case .endsWith: return .endsWith
+        default: return .like
+        }
+    }
 }

@@ -50,14 +50,7 @@ extension PredicateFormatResolver {
             }
         case .contains, .beginsWith, .endsWith, .like:
             try checkText(leftKind, rightKind, op.rawValue, at: position)
-            let textOperator: TextMatchOperator
-            switch op {
-            case .contains: textOperator = .contains
-            case .beginsWith: textOperator = .beginsWith
-            case .endsWith: textOperator = .endsWith
-            default: textOperator = .like
-            }
-            comparison = .text(textOperator, options)
+            comparison = .text(op.textMatchOperator, options)
         case .matches:
             throw fail("MATCHES needs a constant pattern (a string or %@), not a key", at: position)
         case .in:

@@ -150,14 +150,7 @@ struct PredicateFormatResolver {
         case .contains, .beginsWith, .endsWith, .like:
             let stored = try scalar(swift, for: attribute, at: position)
             guard case .text(let pattern) = stored else { return .constant(false) }
-            let textOperator: TextMatchOperator
-            switch op {
-            case .contains: textOperator = .contains
-            case .beginsWith: textOperator = .beginsWith
-            case .endsWith: textOperator = .endsWith
-            default: textOperator = .like
-            }
-            return .text(attribute: key, textOperator, pattern, options)
+            return .text(attribute: key, op.textMatchOperator, pattern, options)
         case .matches:
             let stored = try scalar(swift, for: attribute, at: position)
             guard case .text(let pattern) = stored else { return .constant(false) }

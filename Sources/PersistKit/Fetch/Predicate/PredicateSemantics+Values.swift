@@ -134,11 +134,10 @@ extension PredicateSemantics {
 
     /// SQL: the value of attribute `column` of the object at the end of to-one `hops` from the
     /// row whose foreign key is `foreignKey` (qualified), NULL when a to-one on the way is NULL
-    /// (``follow(_:from:)`` in memory): a correlated scalar subquery, looked up by primary key,
-    /// its tables named by `alias`.
-    static func toOneValueSQL(_ hops: [PredicateKey.Hop], column: String, foreignKey: String,
+    /// (``follow(_:from:)`` in memory): a correlated scalar subquery, looked up by primary key
+    /// (`primaryKey`, quoted), its tables named by `alias`.
+    static func toOneValueSQL(_ hops: [PredicateKey.Hop], column: String, foreignKey: String, primaryKey: String,
                               alias: (Int) -> String) -> SQLFragment {
-        let primaryKey = SQLName.quote(SchemaSQL.primaryKey)
         let tables = toOnePathTables(hops, primaryKey: primaryKey, alias: alias)
         return SQLFragment(sql: "(SELECT +\(alias(hops.count)).\(SQLName.quote(column)) FROM \(tables) "
                            + "WHERE \(alias(1)).\(primaryKey) = \(foreignKey))", stack: 14, height: 5)

@@ -36,6 +36,7 @@ extension PredicateSQLCompiler {
         valueSubqueries += 1
         let number = valueSubqueries
         return PredicateSemantics.toOneValueSQL(resolved.hops, column: attribute.name,
-                                                foreignKey: owner + "." + SQLName.quote(first.relationship.name)) { "\"_v\(number)_\($0)\"" }
+                                                foreignKey: owner + "." + SQLName.quote(first.relationship.name),
+                                                primaryKey: SQLName.quote(SchemaSQL.primaryKey)) { "\"_v\(number)_\($0)\"" }
     }
 }
