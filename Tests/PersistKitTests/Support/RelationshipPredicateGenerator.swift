@@ -150,7 +150,9 @@ struct RelationshipPredicateGenerator {
         let lhs = arithmetic(numbers, depth: 2, &arguments)
         let op = pick(["==", "!=", "<", "<=", ">", ">="])
         let rhs = arithmetic(numbers, depth: 1, &arguments)
-        return ("\(lhs) \(op) \(rhs)", arguments)
+        // Two constants are no comparison: a key on one side at least.
+        let readsKey = numbers.contains { lhs.contains($0) || rhs.contains($0) }
+        return (readsKey ? "\(lhs) \(op) \(rhs)" : "\(pick(numbers)) + \(lhs) \(op) \(rhs)", arguments)
     }
 
     private mutating func arithmetic(_ keys: [String], depth: Int, _ arguments: inout [Any]) -> String {
