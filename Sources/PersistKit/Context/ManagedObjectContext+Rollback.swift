@@ -30,7 +30,9 @@ extension ManagedObjectContext {
             }
             guard let committed = object.committedStorage else { continue }
             let slots = SlotSet(committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) })
+            object.announceWillChange(slots)
             object.storage = committed
+            object.announceDidChange(slots)
             object.committedStorage = nil
             object.encodingProblems = nil
             if object.deletedFlag && !changeTracker.isPendingDeletion(object) {

@@ -50,6 +50,22 @@ public final class ManagedObjectContext {
     /// reads the store, and refreshes the unchanged objects it returns). Core Data's
     /// `automaticallyMergesChangesFromParent` is off by default; PersistKit's is on.
     public var automaticallyMergesChanges = true
+    /// Whether reading this context's objects' attributes and relationships inside Swift's
+    /// `withObservationTracking` registers them, so that a later change of what was read
+    /// calls the tracking's `onChange` once (off by default; see <doc:ObservingResults>).
+    ///
+    /// ```swift
+    /// context.isObservable = true
+    /// withObservationTracking { print(task.name) } onChange: { print("name changed") }
+    /// task.name = "Buy oat milk"    // prints "name changed"
+    /// ```
+    ///
+    /// Off, reads cost nothing more and register nothing: Observation's check of its tracking
+    /// scope costs each read about as much as the read itself, and cannot be asked beforehand.
+    /// Turning it on applies to the objects the context already holds.
+    public var isObservable = false {
+        didSet { if isObservable != oldValue { markObjectsObservable(isObservable) } }
+    }
     /// Where this context logs its saves, fetches and merges (`.debug`) and its conflicts
     /// (`.warning`): the container's ``PersistentContainer/Options/logger`` unless set here
     /// (nil logs nothing). Its level is read when it is set. Statements are logged by the
@@ -143,6 +159,7 @@ public final class ManagedObjectContext {
         let key = ManagedObjectContext.temporaryKeys.add(1, ordering: .relaxed).newValue
         object.objectID = ObjectID(scope: objectIDScope(of: object.entity), key: key, isTemporary: true)
         object.managedObjectContext = self
+        if isObservable { object.lifecycle.insert(.tracksReads) }
         object.insertedFlag = true
         object.deletedFlag = false
         registry.noteInsert(object, temporaryKey: model.hasRelationships ? key : nil)

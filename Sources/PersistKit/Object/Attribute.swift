@@ -121,8 +121,9 @@ public struct Attribute<Value: AttributeValue> {
             guard slot >= 0, slot < object.storage.count else {
                 return unsetValue(object[keyPath: storageKeyPath].initialValue)
             }
-            // A probe records the attribute read (see `KeyPathProbe`); an app's objects never are.
-            if _slowPath(object.isProbe) { object.noteProbedAttributeRead(slot: slot) }
+            // A probe records the attribute read (see `KeyPathProbe`); a read in an observable
+            // context registers with Observation. One bit test for both.
+            if _slowPath(object.readsNeedNoting) { object.noteRead(slot: slot) }
             return Value(storedValue: object.storage[slot]) ?? storedElsewhereOrUnset(object, slot, object[keyPath: storageKeyPath].initialValue)
         }
         @inline(__always) set {

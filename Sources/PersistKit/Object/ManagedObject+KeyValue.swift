@@ -18,6 +18,7 @@ extension ManagedObject {
             throw PersistError(.unknownKey, "\(entity.name) has no attribute named \(key)",
                                entity: entity.name, attribute: key, objectIDs: [objectID])
         }
+        noteAttributeRead(attribute.index)
         if attribute.allowsExternalStorage, let loaded = try externalStoredValue(storage[attribute.index], at: attribute.index) {
             return decoded(loaded, at: attribute.index)
         }

@@ -46,6 +46,12 @@ extension ManagedObject {
         static var leftUnregistered: Lifecycle { Lifecycle(rawValue: 1 << 3) }
         /// A probe object that key paths are read on (`KeyPathProbe`, the entity's probe).
         @inlinable static var probe: Lifecycle { Lifecycle(rawValue: 1 << 4) }
+        /// In a context whose reads register with Swift's Observation
+        /// (``ManagedObjectContext/isObservable``): the getters take their slow path.
+        @inlinable static var tracksReads: Lifecycle { Lifecycle(rawValue: 1 << 5) }
+        /// Has a registrar (`ObjectObservation`): its changes are announced, its `deinit`
+        /// lets the registrar go. Set by a tracked read, kept for the object's life.
+        static var observed: Lifecycle { Lifecycle(rawValue: 1 << 6) }
     }
 
     /// Inserted into its context and not yet saved.
@@ -71,6 +77,19 @@ extension ManagedObject {
     /// A probe that key paths are read on (see `KeyPathProbe`).
     @inlinable var isProbe: Bool {
         @inline(__always) get { lifecycle.rawValue & Lifecycle.probe.rawValue != 0 }
+    }
+    /// Whether a getter must do more than read its slot: record a probe's read, or register
+    /// the read with Observation. One test for both on the getters' path.
+    @inlinable var readsNeedNoting: Bool {
+        @inline(__always) get { lifecycle.rawValue & (Lifecycle.probe.rawValue | Lifecycle.tracksReads.rawValue) != 0 }
+    }
+    /// A probe, or watched by Observation: either way never refilled with another row.
+    var isProbeOrObserved: Bool {
+        @inline(__always) get { lifecycle.rawValue & (Lifecycle.probe.rawValue | Lifecycle.observed.rawValue) != 0 }
+    }
+    /// Whether the object has an Observation registrar (see `Lifecycle.observed`).
+    var isObserved: Bool {
+        @inline(__always) get { lifecycle.contains(.observed) }
     }
 }
 

@@ -84,6 +84,7 @@ extension ManagedObject {
                 + "read through the context. Fetch the object again in a live context: context.object(with: id)",
                 entity: entity.name, attribute: key, objectIDs: [objectID])
         }
+        noteRelationshipRead(relationship.index)
         if relationship.kind == .toOne { return relatedObject(at: relationship.index).map { [$0] } ?? [] }
         return relatedObjects(at: relationship.index)
     }

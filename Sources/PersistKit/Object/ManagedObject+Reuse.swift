@@ -8,7 +8,8 @@ import Synchronization
 /// no allocation, no `deinit`, no new storage buffer. That holds when the object is held by
 /// nothing but the batch (no strong, weak or unowned reference anywhere else), has no state of
 /// its own beyond its row (its class declares only `@Attribute` and `@Relationship` wrappers,
-/// whose state is the same in every instance), and no unsaved change or loaded relationship.
+/// whose state is the same in every instance), and no unsaved change or loaded relationship,
+/// and Observation does not watch it (its registrar is for its row: see `ObjectObservation`).
 extension ManagedObject {
     /// Whether `object`, just let go by a batch (taken out of its context's identity map
     /// because nothing but the caller held it strongly), can be refilled with another row of
@@ -18,7 +19,7 @@ extension ManagedObject {
         guard entity.reusesObjects, object.leftUnregistered,
               ObjectIdentifier(type(of: object)) == ObjectIdentifier(entity.objectClass),
               !object.insertedFlag, !object.deletedFlag, object.committedStorage == nil, object.related == nil,
-              object.encodingProblems == nil, object.loadedExternalValues == nil, !object.isProbe else { return false }
+              object.encodingProblems == nil, object.loadedExternalValues == nil, !object.isProbeOrObserved else { return false }
         // A weak or unowned reference (the app's) would see the object change rows: 1 is the
         // count every live object has.
         return _getWeakRetainCount(object) == 1 && _getUnownedRetainCount(object) == 1

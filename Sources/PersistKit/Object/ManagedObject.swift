@@ -74,6 +74,7 @@ open class ManagedObject {
             context.objectWillDeallocate(self)
         }
         if _slowPath(isProbe) { KeyPathProbe.unregister(self) }
+        if _slowPath(isObserved) { ObjectObservation.forget(self) }
     }
 
     /// Creates an object of this class's entity and inserts it into `context`.
@@ -232,6 +233,7 @@ open class ManagedObject {
     @usableFromInline
     final func setStoredValue(_ value: consuming SQLValue, at slot: Int) {
         if encodingProblems != nil { encodingProblems?[slot] = nil }
+        if _slowPath(isObserved) { return setObservedValue(value, at: slot) }
         // An unsaved insert not yet reported: nothing to track (the context would return at once).
         if insertedFlag && insertUnprocessed {
             storage[slot] = value
@@ -242,6 +244,19 @@ open class ManagedObject {
             context.objectWillChange(self, slot: slot)
         }
         storage[slot] = value
+    }
+
+    /// `setStoredValue` on an object with an Observation registrar: a different value is
+    /// announced around the change.
+    private final func setObservedValue(_ value: SQLValue, at slot: Int) {
+        if SQLValue.identical(storage[slot], value) { return }
+        let slots = SlotSet([slot])
+        announceWillChange(slots)
+        if !(insertedFlag && insertUnprocessed), let context = managedObjectContext {
+            context.objectWillChange(self, slot: slot)
+        }
+        storage[slot] = value
+        announceDidChange(slots)
     }
 
     /// A value that could not be encoded was set: the object is registered as changed so the
@@ -281,10 +296,12 @@ open class ManagedObject {
         return storage
     }
 
-    /// Records, on a probe, the attribute slot a key path read (see `KeyPathProbe`).
+    /// Records, on a probe, the attribute slot a key path read (see `KeyPathProbe`); else
+    /// registers the read with Observation (see `ObjectObservation`).
     @usableFromInline
-    final func noteProbedAttributeRead(slot: Int) {
-        KeyPathProbe.noteAttributeRead(self, slot: slot)
+    final func noteRead(slot: Int) {
+        if isProbe { return KeyPathProbe.noteAttributeRead(self, slot: slot) }
+        ObjectObservation.access(self, slot: slot)
     }
 
     /// Gives this object's `@Attribute` wrappers their slots, the first time one is used on

@@ -113,6 +113,7 @@ public struct Relationship<Value: RelationshipValue> {
                 return Value.relationshipValue(followed ?? [])
             }
             guard index >= 0 else { return Value.relationshipValue([]) }
+            object.noteRelationshipRead(index)
             if Value.relationshipKind == .toOne {
                 return Value.relationshipValue(toOne: object.relatedObject(at: index))
             }

@@ -306,6 +306,7 @@ extension ManagedObjectContext {
         object.readAtMerge = mergeCursor.mergeCount
         object.objectID = savedObjectID(entity, key: key)
         object.managedObjectContext = self
+        if isObservable { object.lifecycle.insert(.tracksReads) }
         return object
     }
 
@@ -332,7 +333,9 @@ extension ManagedObjectContext {
             slots.insert(index)
         }
         if !slots.isEmpty, !object.entity.foreignKeySlots.isEmpty { queueToManyPartners(of: object, newStorage: newStorage, slots: slots) }
+        object.announceWillChange(slots)
         object.storage = newStorage
+        object.announceDidChange(slots)
         if object.loadedExternalValues != nil { object.dropStaleExternalValues() }
         pendingNotice.queueUpdate(object, slots: slots)
         if let related = object.related {

@@ -17,6 +17,7 @@ extension ManagedObjectContext {
                     for key in group.objects {
                         guard let object = objects.byKey[key], !object.deletedFlag else { continue }
                         forgetStoredLists(of: object, slots: slots)
+                        object.announceChange(slots)
                         pendingNotice.queueUpdate(object, slots: slots)
                     }
                 }

@@ -99,6 +99,12 @@ extension ManagedObjectContext {
 
     /// Tells observers a to-many of `object` changed (its virtual slot after the columns).
     func noteToManyChange(_ object: ManagedObject, relationship index: Int) {
+        object.announceChange(SlotSet([object.entity.columns.count + index]))
+        queueToManyNotice(object, relationship: index)
+    }
+
+    /// Queues a to-many change of `object` for observers only (Observation heard of it).
+    func queueToManyNotice(_ object: ManagedObject, relationship index: Int) {
         guard object.managedObjectContext === self, !object.insertUnprocessed else { return }
         pendingNotice.queueUpdate(object, slot: object.entity.columns.count + index)
     }
@@ -206,8 +212,13 @@ extension ManagedObjectContext {
         guard let destination = destination(of: relationship), inverse < destination.relationships.count else { return }
         let inverseRelationship = destination.relationships[inverse]
         let keep = Set(children.map(ObjectIdentifier.init))
-        for child in toManyObjects(of: owner, relationship: relationship.index) where !keep.contains(ObjectIdentifier(child)) {
+        let before = toManyObjects(of: owner, relationship: relationship.index)
+        for child in before where !keep.contains(ObjectIdentifier(child)) {
             setToOne(child, inverseRelationship, nil)
+        }
+        // A new order of the same children changes no to-one: Observation hears it here.
+        if owner.isObserved, !before.elementsEqual(children, by: ===) {
+            owner.announceChange(SlotSet([owner.entity.columns.count + relationship.index]))
         }
         for (position, child) in children.enumerated() {
             setToOne(child, inverseRelationship, owner)

@@ -91,6 +91,7 @@ extension ManagedObjectContext {
         for inverse in toManyInverses(of: object.entity) where slots.contains(inverse.slot) {
             for case .integer(let reference) in [object.storage[inverse.slot], newStorage[inverse.slot]] {
                 pendingNotice.queuePartner(inverse.destination, reference: reference, relationship: inverse.index)
+                announceHeldPartner(inverse.destination, reference: reference, relationship: inverse.index)
             }
         }
     }
@@ -103,7 +104,8 @@ extension ManagedObjectContext {
         graph.advance()
         var seen = Set<PartnerKey>()
         for (entity, reference, index) in partners where seen.insert(PartnerKey(entity: ObjectIdentifier(entity), reference: reference, index: index)).inserted {
-            if let target = resolve(reference, in: entity), !target.deletedFlag { noteToManyChange(target, relationship: index) }
+            // Observation heard of it when the partner was queued.
+            if let target = resolve(reference, in: entity), !target.deletedFlag { queueToManyNotice(target, relationship: index) }
         }
     }
 }

@@ -44,6 +44,7 @@ extension ManagedObjectContext {
         object.committedStorage = nil
         object.related = nil
         object.managedObjectContext = self
+        if isObservable { object.lifecycle.insert(.tracksReads) }
         objects.byKey.insert(object, for: key)
     }
 
@@ -53,7 +54,7 @@ extension ManagedObjectContext {
     func discardChanges(toObjectsDeletedElsewhere objects: [ManagedObject]) {
         for object in objects {
             if let related = object.related { rollBackRelationships(of: object, related) }
-            if let committed = object.committedStorage { object.storage = committed }
+            if let committed = object.committedStorage { object.replaceStorage(with: committed) }
             object.committedStorage = nil
             object.encodingProblems = nil
             changeTracker.forgetChange(object)
