@@ -81,6 +81,21 @@ final class ResultsEntry {
         (0..<count).allSatisfy { SQLValue.identical(key($0), other.key($0)) }
     }
 
+    /// Orders a chunk's last row, by the keys its boundary copied, against `b`, as
+    /// `compare(_:_:sorts:)` would: the row itself is read only when those keys tie.
+    @inline(__always)
+    static func compare(_ boundary: ResultsChunkBoundary, _ b: ResultsEntry, sorts: [ResolvedSort]) -> Int {
+        if sorts.count > 0 {
+            let order = sorts[0].compare(boundary.k0, b.k0)
+            if order != 0 { return order }
+        }
+        if sorts.count > 1 {
+            let order = sorts[1].compare(boundary.k1, b.k1)
+            if order != 0 { return order }
+        }
+        return compare(boundary.last, b, sorts: sorts)
+    }
+
     /// Orders two entries by their keys, then by object identity, exactly as the fetch does.
     @inline(__always)
     static func compare(_ a: ResultsEntry, _ b: ResultsEntry, sorts: [ResolvedSort]) -> Int {

@@ -2,6 +2,10 @@
 /// Fenwick tree of the chunk sizes: a row goes in or out, or a flat position is found, in
 /// O(log n) plus one move within a chunk, where one flat array would move O(n) rows.
 ///
+/// Finding a row's chunk reads `boundaries`, one array of each chunk's last sort keys, not each
+/// chunk's last row: at a million rows those rows are scattered over the heap, a cache miss
+/// (and a page walk) per step of the search, where the boundaries are one block.
+///
 /// `fetched` keeps the fetched array while nothing changed, so a refetch or a read of every
 /// row gets it back for free.
 struct ResultsRowStore: Sequence {
@@ -10,8 +14,15 @@ struct ResultsRowStore: Sequence {
     static let defaultMaxChunk = 512
     /// The most rows a chunk holds; a chunk that grows past it is halved.
     let maxChunk: Int
+    /// The rows a chunk is made with: three quarters of `maxChunk`, so that a quarter's worth
+    /// of rows can come into a fetched chunk before it splits. A split is O(chunks) (the chunk
+    /// list and the Fenwick tree are rebuilt around it): with full chunks, every first insert
+    /// into a chunk split it, and after a fetch of a million rows nearly every change did.
+    private var fillChunk: Int { Swift.max(1, maxChunk * 3 / 4) }
 
     private var chunks: [ArraySlice<ResultsEntry>] = []
+    /// `boundaries[i]` is the keys of `chunks[i]`'s last row.
+    private var boundaries: [ResultsChunkBoundary] = []
     /// `tree[i]` (1-based) is the sum of the chunk sizes in `(i - lowbit(i)) ..< i`.
     private var tree: [Int] = [0]
     /// The rows as fetched, while no change was made since.
@@ -27,14 +38,26 @@ struct ResultsRowStore: Sequence {
         self.maxChunk = Swift.max(2, maxChunk)
         fetched = rows
         count = rows.count
-        chunks.reserveCapacity(rows.count / self.maxChunk + 1)
+        let fill = fillChunk
+        chunks.reserveCapacity(rows.count / fill + 1)
+        boundaries.reserveCapacity(rows.count / fill + 1)
         var start = 0
         while start < rows.count {
-            let end = Swift.min(rows.count, start + self.maxChunk)
-            chunks.append(copyingChunks ? Array(rows[start..<end])[...] : rows[start..<end])
+            let end = Swift.min(rows.count, start + fill)
+            chunks.append(copyingChunks ? Self.chunk(rows[start..<end], capacity: self.maxChunk + 1) : rows[start..<end])
+            boundaries.append(ResultsChunkBoundary(rows[end - 1]))
             start = end
         }
         rebuildTree()
+    }
+
+    /// A chunk of its own holding `rows`, with room for `capacity` (a chunk's inserts up to its
+    /// split then never reallocate it).
+    private static func chunk(_ rows: ArraySlice<ResultsEntry>, capacity: Int) -> ArraySlice<ResultsEntry> {
+        var chunk: [ResultsEntry] = []
+        chunk.reserveCapacity(capacity)
+        chunk.append(contentsOf: rows)
+        return chunk[...]
     }
 
     /// Every row, in order: the fetched array itself when nothing changed since.
@@ -73,14 +96,27 @@ struct ResultsRowStore: Sequence {
 
     /// The first flat position whose row is not `before` (rows `before` holds for come first).
     func partitionPoint(_ before: (ResultsEntry) -> Bool) -> Int {
-        // The first chunk whose last row is not before, then the place in it.
-        var low = 0, high = chunks.count
-        while low < high {
-            let mid = (low + high) / 2
-            if let last = chunks[mid].last, before(last) { low = mid + 1 } else { high = mid }
+        partitionPoint(before) { before($0.last) }
+    }
+
+    /// The first flat position whose row is not `before`; `boundaryBefore` says the same of a
+    /// chunk's last row from its boundary (reading the row only when its keys cannot tell).
+    func partitionPoint(_ before: (ResultsEntry) -> Bool, boundaryBefore: (ResultsChunkBoundary) -> Bool) -> Int {
+        let chunk = firstChunk(notBefore: boundaryBefore)
+        guard chunk < chunks.count else { return count }
+        return start(of: chunk) + Self.partitionPoint(chunks[chunk], before)
+    }
+
+    /// The first chunk whose last row is not before (`chunks.count` when every one is).
+    private func firstChunk(notBefore before: (ResultsChunkBoundary) -> Bool) -> Int {
+        boundaries.withUnsafeBufferPointer { boundaries in
+            var low = 0, high = boundaries.count
+            while low < high {
+                let mid = (low + high) / 2
+                if before(boundaries[mid]) { low = mid + 1 } else { high = mid }
+            }
+            return low
         }
-        guard low < chunks.count else { return count }
-        return start(of: low) + Self.partitionPoint(chunks[low], before)
     }
 
     /// The offset in `rows` of the first row that is not `before`.
@@ -97,22 +133,27 @@ struct ResultsRowStore: Sequence {
     /// Returns the flat position it went to.
     @discardableResult
     mutating func insert(_ entry: ResultsEntry, _ before: (ResultsEntry) -> Bool) -> Int {
+        insert(entry, before) { before($0.last) }
+    }
+
+    /// Puts `entry` in at the place `before` says, its chunk found by `boundaryBefore` (as in
+    /// `partitionPoint(_:boundaryBefore:)`). Returns the flat position it went to.
+    @discardableResult
+    mutating func insert(_ entry: ResultsEntry, _ before: (ResultsEntry) -> Bool,
+                         boundaryBefore: (ResultsChunkBoundary) -> Bool) -> Int {
         fetched = nil
         count += 1
         guard !chunks.isEmpty else {
             chunks = [[entry]]
+            boundaries = [ResultsChunkBoundary(entry)]
             rebuildTree()
             return 0
         }
-        var low = 0, high = chunks.count
-        while low < high {
-            let mid = (low + high) / 2
-            if let last = chunks[mid].last, before(last) { low = mid + 1 } else { high = mid }
-        }
-        let chunk = Swift.min(low, chunks.count - 1)
+        let chunk = Swift.min(firstChunk(notBefore: boundaryBefore), chunks.count - 1)
         let offset = Self.partitionPoint(chunks[chunk], before)
         let position = start(of: chunk) + offset
         chunks[chunk].insert(entry, at: chunks[chunk].startIndex + offset)
+        if offset == chunks[chunk].count - 1 { boundaries[chunk] = ResultsChunkBoundary(entry) }
         if chunks[chunk].count > maxChunk {
             split(chunk)
         } else {
@@ -129,8 +170,10 @@ struct ResultsRowStore: Sequence {
         chunks[chunk].remove(at: chunks[chunk].startIndex + offset)
         if chunks[chunk].isEmpty {
             chunks.remove(at: chunk)
+            boundaries.remove(at: chunk)
             rebuildTree()
         } else {
+            if offset == chunks[chunk].count, let last = chunks[chunk].last { boundaries[chunk] = ResultsChunkBoundary(last) }
             add(-1, toChunk: chunk)
         }
     }
@@ -138,9 +181,11 @@ struct ResultsRowStore: Sequence {
     /// Halves a chunk that grew too large: its second half is copied to a new chunk.
     private mutating func split(_ chunk: Int) {
         let middle = chunks[chunk].startIndex + chunks[chunk].count / 2
-        let tail = ArraySlice(Array(chunks[chunk][middle...]))
+        let tail = Self.chunk(chunks[chunk][middle...], capacity: maxChunk + 1)
         chunks[chunk].removeSubrange(middle...)
         chunks.insert(tail, at: chunk + 1)
+        boundaries.insert(boundaries[chunk], at: chunk + 1)
+        if let last = chunks[chunk].last { boundaries[chunk] = ResultsChunkBoundary(last) }
         rebuildTree()
     }
 

@@ -132,7 +132,8 @@ final class ResultsRows {
             var placed: [Int] = []
             placed.reserveCapacity(incoming.count)
             for entry in incoming {
-                let position = rows.insert(entry) { ResultsEntry.compare($0, entry, sorts: order) < 0 }
+                let position = rows.insert(entry, { ResultsEntry.compare($0, entry, sorts: order) < 0 },
+                                           boundaryBefore: { ResultsEntry.compare($0, entry, sorts: order) < 0 })
                 if incoming.count <= ResultsRows.trackedPlacements {
                     for index in placed.indices where placed[index] >= position { placed[index] += 1 }
                     placed.append(position)
@@ -160,7 +161,8 @@ final class ResultsRows {
     /// The first flat position whose row does not sort before `probe`.
     func lowerBound(_ probe: ResultsEntry) -> Int {
         let sorts = sorts
-        return rows.partitionPoint { ResultsEntry.compare($0, probe, sorts: sorts) < 0 }
+        return rows.partitionPoint({ ResultsEntry.compare($0, probe, sorts: sorts) < 0 },
+                                   boundaryBefore: { ResultsEntry.compare($0, probe, sorts: sorts) < 0 })
     }
 
     /// The most incoming rows whose places `apply` keeps as it inserts them (each insertion
@@ -314,10 +316,11 @@ final class ResultsRows {
     }
 
     private func boundary(_ sort: ResolvedSort, _ key: SQLValue, strictlyAfter: Bool) -> Int {
-        rows.partitionPoint { row in
-            let order = sort.compare(row.key(0), key)
+        func before(_ rowKey: SQLValue) -> Bool {
+            let order = sort.compare(rowKey, key)
             return order < 0 || (strictlyAfter && order == 0)
         }
+        return rows.partitionPoint({ before($0.key(0)) }, boundaryBefore: { before($0.k0) })
     }
 
     /// The first position in `rows` whose row is not `before`.
