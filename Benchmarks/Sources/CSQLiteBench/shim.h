@@ -6,10 +6,17 @@ static inline sqlite3_destructor_type bench_sqlite_transient(void) {
 }
 
 // Marks the measured regions for callgrind (`valgrind --tool=callgrind --collect-atstart=no`):
-// a handful of no-op instructions when not running under valgrind.
+// a handful of no-op instructions when not running under valgrind. Under `--instr-atstart=no`
+// the first region also starts the instrumentation, so a cache simulation (`--cache-sim=yes`)
+// of a million-object workload does not simulate its setup.
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
 static inline void bench_callgrind_toggle_collect(void) {
+    static int instrumenting = 0;
+    if (!instrumenting) {
+        instrumenting = 1;
+        CALLGRIND_START_INSTRUMENTATION;
+    }
     CALLGRIND_TOGGLE_COLLECT;
 }
 #else
