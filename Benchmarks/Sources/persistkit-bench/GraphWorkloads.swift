@@ -5,6 +5,8 @@ import PersistKit
 // `prefetch`: fetch every task, sorted as `fetch` sorts, with its project, and read every
 // task's project name.
 // `relink`: move 1,000 tasks to other projects and save.
+// `link-all`: move every task, one by one, into one project whose task list is loaded (and
+// out of the one that held them all), and save.
 
 func makeGraphSubject(_ workload: Workload, _ variant: Variant, env: Environment) throws -> Subject? {
     switch (workload, variant) {
@@ -16,6 +18,8 @@ func makeGraphSubject(_ workload: Workload, _ variant: Variant, env: Environment
     case (.relink, .raw): return try rawRelink(env)
     case (.relink, .grdb): return try grdbRelink(env, records: false)
     case (.relink, .grdbRecords): return try grdbRelink(env, records: true)
+    case (.linkAll, .persistkit): return try persistKitLinkAll(env)
+    case (.linkAll, .raw): return try rawLinkAll(env)
     default: return nil
     }
 }
@@ -191,4 +195,57 @@ private func grdbRelink(_ env: Environment, records: Bool) throws -> Subject {
         let first = try dbQueue.read { db in try Int.fetchOne(db, sql: GraphData.firstProjectCount) ?? 0 }
         return ([elapsed], "\(first)")
     }, teardown: { try? dbQueue.close(); env.directories.remove(url) })
+}
+
+// MARK: - link-all
+
+/// The project round `round` of `link-all` moves every task into.
+private func linkAllTarget(round: Int, projects: Int) -> Int { round % projects }
+
+private func persistKitLinkAll(_ env: Environment) throws -> Subject {
+    let url = try env.directories.newStoreURL("persistkit-link-all")
+    let container = try PersistKitBench.populatedGraphContainer(url, env: env)
+    let context = container.newContext()
+    // In primary-key order, as raw SQLite's ids: project i is the (i + 1)th.
+    let projects = try context.fetch(FetchRequest<BenchProject>()).sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+    let all = try context.fetch(FetchRequest<LinkedTask>())
+    return Subject(.persistkit, round: { round in
+        let target = projects[linkAllTarget(round: round, projects: projects.count)]
+        // The target's list loaded, and the one that holds every task after the last round.
+        _ = target.tasks.count
+        if round > 0 { _ = projects[linkAllTarget(round: round - 1, projects: projects.count)].tasks.count }
+        let elapsed = try time {
+            for task in all { target.$tasks.insert(task) }
+            try context.save()
+        }
+        return ([elapsed], "\(target.$tasks.count)")
+    }, teardown: { env.directories.remove(url) })
+}
+
+private func rawLinkAll(_ env: Environment) throws -> Subject {
+    let url = try env.directories.newStoreURL("raw-link-all")
+    let db = try RawDatabase.populateGraph(url: url, env: env)
+    let statement = try db.prepare(GraphSQL.relink)
+    let check = try db.prepare("SELECT COUNT(*) FROM task WHERE projectId = ?")
+    let projects = GraphData.projectCount(env)
+    let count = env.tasks.count
+    return Subject(.raw, round: { round in
+        let project = Int64(linkAllTarget(round: round, projects: projects) + 1)
+        let elapsed = try time {
+            try db.execute("BEGIN IMMEDIATE")
+            for id in 1...count {
+                statement.reset()
+                statement.bind(project, at: 1)
+                statement.bind(Int64(id), at: 2)
+                try statement.stepDone()
+            }
+            try db.execute("COMMIT")
+        }
+        check.reset()
+        check.bind(project, at: 1)
+        _ = try check.step()
+        let linked = check.int64(0)
+        check.reset()
+        return ([elapsed], "\(linked)")
+    }, teardown: { _ = db; env.directories.remove(url) })
 }

@@ -34,6 +34,7 @@ enum Workload: String, CaseIterable {
     case count
     case prefetch
     case relink
+    case linkAll = "link-all"
     case batchInsert = "batch-insert"
     case batchUpdate = "batch-update"
     case batchDelete = "batch-delete"

@@ -31,6 +31,7 @@ struct Goal {
         case .batchDelete: return Goal(kind: .ratioToRaw(1.25))
         case .migrate: return nil
         case .relink: return nil   // issue 10 sets a goal for prefetch only
+        case .linkAll: return nil  // issue 28 asks for a constant cost per link, which its test counts
         case .readDuringWrite: return Goal(kind: .fractionBelow(0.1))
         case .parallelRead: return Goal(kind: .speedupAtLeast(1.7))
         }

@@ -31,7 +31,7 @@ func makeSubject(_ workload: Workload, _ variant: Variant, env: Environment) thr
     case (.count, .grdb): return try grdbCount(env, records: false)
     case (.count, .grdbRecords): return try grdbCount(env, records: true)
 
-    case (.prefetch, _), (.relink, _): return try makeGraphSubject(workload, variant, env: env)
+    case (.prefetch, _), (.relink, _), (.linkAll, _): return try makeGraphSubject(workload, variant, env: env)
 
     case (.batchInsert, .raw): return try rawInsert(env)   // the same statements as `insert`
     case (.batchInsert, .grdb): return try grdbInsert(env, records: false)
