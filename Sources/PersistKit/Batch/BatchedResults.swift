@@ -29,6 +29,10 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
     /// context) as `-(its index in pending + 1)`.
     private let keys: [Int64]
     private let pending: [ManagedObject]
+    /// For a fetch with sub-entities, each key's entity as an index into `entities` (empty
+    /// otherwise: every key is `entity`'s).
+    private let keyEntities: [UInt16]
+    private let entities: [EntityDescription]
     private let batchSize: Int
     /// The request's prefetching, run on each batch as it is made.
     private let prefetching: [ManagedObjectContext.PrefetchStep]
@@ -37,13 +41,15 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
     private var resetCount: Int
 
     init(context: ManagedObjectContext, entity: EntityDescription, keys: [Int64], pending: [ManagedObject], batchSize: Int,
-         prefetching: [ManagedObjectContext.PrefetchStep]) {
+         prefetching: [ManagedObjectContext.PrefetchStep], keyEntities: [UInt16] = [], entities: [EntityDescription] = []) {
         self.context = context
         self.prefetching = prefetching
         self.entity = entity
         readPlan = BatchReadPlan(entity: entity)
         self.keys = keys
         self.pending = pending
+        self.keyEntities = keyEntities
+        self.entities = entities
         self.batchSize = Swift.max(1, batchSize)
         resetCount = context.mergeCursor.resetCount
     }
@@ -75,9 +81,14 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
         // for the next (freeing 500 at once overflows its per-size caches, and every
         // allocation of the next batch then takes its slow path).
         var leaving = recent.count >= 2 ? recent.removeFirst().objects : []
-        var made = context.objects(readPlan, keys: pending.isEmpty ? Array(keys[range]) : keys[range].filter { $0 > 0 },
+        var made: [ManagedObject]
+        if keyEntities.isEmpty {
+            made = context.objects(readPlan, keys: pending.isEmpty ? Array(keys[range]) : keys[range].filter { $0 > 0 },
                                    lettingGo: &leaving)
-        if !leaving.isEmpty { context.letGo(leaving, of: entity) }
+            if !leaving.isEmpty { context.letGo(leaving, of: entity) }
+        } else {
+            made = savedObjectsOfTree(in: range, leaving: leaving)
+        }
         if made.count < range.count {
             // Pending objects keep their places among the saved ones.
             var saved = made.makeIterator()
@@ -86,6 +97,32 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
         if !prefetching.isEmpty { try? context.prefetch(prefetching, for: made.filter { !$0.deletedFlag }) }
         recent.append((batch, made))
         return made
+    }
+
+    /// The saved objects of the positions in `range` of a fetch with sub-entities, in order:
+    /// read an entity at a time; `leaving` let go of, an entity at a time.
+    private func savedObjectsOfTree(in range: Range<Int>, leaving: [ManagedObject]) -> [ManagedObject] {
+        for entity in entities {
+            let gone = leaving.filter { $0.entity === entity }
+            if !gone.isEmpty { context.letGo(gone, of: entity) }
+        }
+        // Each entity's keys, and where its objects go among the saved ones.
+        var keysOf = [[Int64]](repeating: [], count: entities.count)
+        var placesOf = [[Int]](repeating: [], count: entities.count)
+        var saved = 0
+        for position in range where keys[position] > 0 {
+            let index = Int(keyEntities[position])
+            keysOf[index].append(keys[position])
+            placesOf[index].append(saved)
+            saved += 1
+        }
+        var made = [ManagedObject?](repeating: nil, count: saved)
+        var none: [ManagedObject] = []
+        for (index, entity) in entities.enumerated() where !keysOf[index].isEmpty {
+            let objects = context.objects(BatchReadPlan(entity: entity), keys: keysOf[index], lettingGo: &none)
+            for (place, object) in zip(placesOf[index], objects) { made[place] = object }
+        }
+        return made.map { $0 ?? context.deletedStandIn(entity, key: 0) }
     }
 
     /// Iterates the objects in order, a batch at a time: each position is an array read, not a
@@ -129,6 +166,7 @@ public final class BatchedResults<Result: ManagedObject>: RandomAccessCollection
     /// The identity of the object at `position`, without making it.
     public func objectID(at position: Int) -> ObjectID {
         let key = keys[position]
-        return key < 0 ? pending[Int(-key - 1)].objectID : context.savedObjectID(entity, key: key)
+        if key < 0 { return pending[Int(-key - 1)].objectID }
+        return context.savedObjectID(keyEntities.isEmpty ? entity : entities[Int(keyEntities[position])], key: key)
     }
 }

@@ -22,6 +22,22 @@ extension ManagedObjectContext {
         let prefetching = try prefetchSteps(request.relationshipKeyPathsForPrefetching, entity: plan.entity)
         var keys: [Int64] = []
         var pending: [ManagedObject] = []
+        if !plan.parts.isEmpty {
+            // Sub-entities: each key with its entity.
+            let entities = plan.parts.map(\.entity)
+            var keyEntities: [UInt16] = []
+            try forEachKeyedRow(ofParts: plan, includesPendingChanges: request.includesPendingChanges, sortValues: false) { key, _, object, entity in
+                if let object {
+                    pending.append(object)
+                    keys.append(-Int64(pending.count))
+                } else {
+                    keys.append(key)
+                }
+                keyEntities.append(UInt16(entities.firstIndex { $0 === entity } ?? 0))
+            }
+            return BatchedResults(context: self, entity: plan.entity, keys: keys, pending: pending, batchSize: batchSize,
+                                  prefetching: prefetching, keyEntities: keyEntities, entities: entities)
+        }
         if let dense = try denseKeys(plan, includesPendingChanges: request.includesPendingChanges) {
             keys = Array(dense)
         } else {

@@ -6,7 +6,7 @@ extension FetchedResultsController {
     func rowObject(_ position: Int) -> ManagedObject {
         let entry = core.rows[position]
         if let held = entry.held { return held }
-        let entity = rowEntity
+        let entity = rowEntity(key: entry.savedKey)
         if let object = context.registeredObject(of: entity, key: entry.savedKey) { return object }
         let size = max(1, fetchRequest.fetchBatchSize)
         let start = position / size * size
@@ -21,12 +21,13 @@ extension FetchedResultsController {
     /// The ID of the object in the row at a flat position, without making the object.
     func rowObjectID(_ position: Int) -> ObjectID {
         let entry = core.rows[position]
-        return entry.held?.objectID ?? context.savedObjectID(rowEntity, key: entry.savedKey)
+        return entry.held?.objectID ?? context.savedObjectID(rowEntity(key: entry.savedKey), key: entry.savedKey)
     }
 
     /// The objects of some rows, in order; the ones the context does not hold are read in one
     /// query per 500 (a row deleted since is a stand-in that reports `isDeleted`).
     func objects(of entries: ArraySlice<ResultsEntry>) -> [ManagedObject] {
+        if plan?.parts.isEmpty == false { return objectsOfTree(entries) }
         let entity = rowEntity
         var result: [ManagedObject?] = []
         result.reserveCapacity(entries.count)
@@ -46,14 +47,46 @@ extension FetchedResultsController {
         return result.map { $0 ?? context.deletedStandIn(entity, key: 0) }
     }
 
+    /// ``objects(of:)`` for rows of several entities (a request that reads sub-entities): the
+    /// ones the context does not hold are read an entity at a time.
+    private func objectsOfTree(_ entries: ArraySlice<ResultsEntry>) -> [ManagedObject] {
+        var result: [ManagedObject?] = []
+        result.reserveCapacity(entries.count)
+        var missing: [ObjectIdentifier: (entity: EntityDescription, keys: [Int64], at: [Int])] = [:]
+        for entry in entries {
+            let entity = entry.held?.entity ?? rowEntity(key: entry.savedKey)
+            if let object = entry.held ?? context.registeredObject(of: entity, key: entry.savedKey) {
+                result.append(object)
+            } else {
+                missing[ObjectIdentifier(entity), default: (entity, [], [])].keys.append(entry.savedKey)
+                missing[ObjectIdentifier(entity)]?.at.append(result.count)
+                result.append(nil)
+            }
+        }
+        for (entity, keys, at) in missing.values {
+            for (offset, object) in context.objects(of: entity, keys: keys).enumerated() where offset < at.count {
+                result[at[offset]] = object
+            }
+        }
+        return result.map { $0 ?? context.deletedStandIn(rowEntity, key: 0) }
+    }
+
     /// The entity of the rows (rows exist only after a fetch resolved it; a stand-in entity of
     /// `Result`'s class before).
     private var rowEntity: EntityDescription { plan?.entity ?? ManagedObject.invalidEntity(for: Result.self) }
 
+    /// The entity of the saved row `key`: for a request that reads sub-entities, the one its
+    /// rows were read as, or the one of the context's object for it (placed since).
+    private func rowEntity(key: Int64) -> EntityDescription {
+        guard let plan, !plan.parts.isEmpty else { return rowEntity }
+        if let entity = keyEntities[key] { return entity }
+        return plan.parts.lazy.map(\.entity).first { context.registeredObject(of: $0, key: key) != nil } ?? rowEntity
+    }
+
     /// The object that was in an old row, for a delegate told of its deletion.
     func leavingObject(_ entry: ResultsEntry) -> ManagedObject {
         if let held = entry.held { return held }
-        let entity = rowEntity
+        let entity = rowEntity(key: entry.savedKey)
         return context.registeredObject(of: entity, key: entry.savedKey) ?? context.deletedStandIn(entity, key: entry.savedKey)
     }
 }

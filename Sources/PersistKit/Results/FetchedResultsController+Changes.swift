@@ -22,7 +22,7 @@ extension FetchedResultsController {
             related = affected
         }
         if notice.invalidatedAll || plan.limit > 0 || plan.offset > 0
-            || prefersRefetch(notice, entity: plan.entity, related: related.count) {
+            || prefersRefetch(notice, plan: plan, related: related.count) {
             refetchAndDiff(notice, plan: plan, related: related)
         } else {
             applyInPlace(notice, plan: plan, related: related)
@@ -32,13 +32,14 @@ extension FetchedResultsController {
     /// Whether the notice names so many objects of the entity that one refetch and diff costs
     /// less than placing each again (each placement is a few binary searches and dictionary
     /// updates; the refetch reads every row, but in one sequential pass).
-    private func prefersRefetch(_ notice: ContextChanges, entity: EntityDescription, related: Int) -> Bool {
+    private func prefersRefetch(_ notice: ContextChanges, plan: ManagedObjectContext.FetchPlan, related: Int) -> Bool {
         let named = notice.inserted.count + notice.updated.count + notice.deleted.count + related
         guard named >= ResultsUpdatePolicy.minimumRefetchChanges else { return false }
-        var changed = related + (notice.deletedKeys[entity.name]?.count ?? 0)
-        for object in notice.deleted where object.entity === entity { changed += 1 }
-        for object in notice.inserted where object.entity === entity { changed += 1 }
-        for update in notice.updated where update.object.entity === entity { changed += 1 }
+        var changed = related
+        for part in plan.parts.isEmpty ? [plan] : plan.parts { changed += notice.deletedKeys[part.entity.name]?.count ?? 0 }
+        for object in notice.deleted where plan.reads(object.entity) { changed += 1 }
+        for object in notice.inserted where plan.reads(object.entity) { changed += 1 }
+        for update in notice.updated where plan.reads(update.object.entity) { changed += 1 }
         return ResultsUpdatePolicy.prefersRefetch(changed: changed, rows: core.count)
     }
 
@@ -48,16 +49,18 @@ extension FetchedResultsController {
     private func candidates(_ notice: ContextChanges, plan: ManagedObjectContext.FetchPlan,
                             related: [ManagedObject]) -> Candidates {
         var result: Candidates = ([], [], [], [])
-        let entity = plan.entity
         var seen = Set<ObjectIdentifier>()
         var objects = notice.deleted + notice.inserted + notice.updated.map(\.object) + related
-        if core.keyed, let keys = notice.deletedKeys[entity.name] {
-            // Rows deleted elsewhere that the context never held: this controller may hold their keys.
-            objects += keys.filter(core.isPlaced(key:)).map { context.deletedStandIn(entity, key: $0) }
+        if core.keyed {
+            for entity in plan.parts.isEmpty ? [plan.entity] : plan.parts.map(\.entity) {
+                guard let keys = notice.deletedKeys[entity.name] else { continue }
+                // Rows deleted elsewhere that the context never held: this controller may hold their keys.
+                objects += keys.filter(core.isPlaced(key:)).map { context.deletedStandIn(entity, key: $0) }
+            }
         }
-        for object in objects where object.entity === entity && seen.insert(ObjectIdentifier(object)).inserted {
+        for object in objects where plan.reads(object.entity) && seen.insert(ObjectIdentifier(object)).inserted {
             // A `MATCHES` over its bound on this object's value: not matching (a fetch throws).
-            let matches = !object.deletedFlag && object.managedObjectContext === context && (try? plan.matches(object)) == true
+            let matches = !object.deletedFlag && object.managedObjectContext === context && (try? plan.matchesAsItsEntity(object)) == true
             switch (core.isPlaced(object), matches) {
             case (true, true):
                 if core.keepsItsPlace(object) { result.inPlace.append(object) } else { result.replaced.append(object) }
@@ -131,6 +134,21 @@ extension FetchedResultsController {
         }
         var entries: [ResultsEntry] = []
         let sorts = plan.sorts
+        keyEntities = [:]
+        guard plan.parts.isEmpty else {
+            try context.forEachKeyedRow(ofParts: plan, includesPendingChanges: fetchRequest.includesPendingChanges,
+                                        sortValues: true) { key, values, object, entity in
+                if let object {
+                    entries.append(ResultsEntry(object: object, sorts: sorts, holding: object.hasTemporaryKey))
+                    if !object.hasTemporaryKey { keyEntities[object.identityKey] = entity }
+                } else {
+                    entries.append(ResultsEntry(key: key, values: values))
+                    keyEntities[key] = entity
+                }
+            }
+            rows.reset(entries: entries)
+            return
+        }
         try context.forEachKeyedRow(plan, includesPendingChanges: fetchRequest.includesPendingChanges, sortValues: true) { key, values, object in
             if let object {
                 entries.append(ResultsEntry(object: object, sorts: sorts, holding: object.hasTemporaryKey))

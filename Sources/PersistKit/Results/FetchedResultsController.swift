@@ -76,6 +76,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
     var recentBatches: [[ManagedObject]] = []
     /// The request's prefetching, run on each batch as it is made (a batched controller).
     var batchPrefetching: [ManagedObjectContext.PrefetchStep] = []
+    /// For a batched controller whose request reads sub-entities, the entity of each saved
+    /// row it holds by key (the entities of a tree share keys, so a key names one row).
+    var keyEntities: [Int64: EntityDescription] = [:]
     /// The most rows a chunk of the rows holds: the default, or a few in tests so that a few
     /// dozen rows make several chunks. Read by the next ``performFetch()``.
     var rowChunkSize = ResultsRowStore.defaultMaxChunk

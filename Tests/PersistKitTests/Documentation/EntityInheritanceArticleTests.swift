@@ -53,6 +53,17 @@ enum EntityInheritanceArticle {
         request.includesSubentities = false
         return try context.count(for: request)    // 0: Animal is abstract
     }
+
+    static func list(_ context: ManagedObjectContext) throws -> [String] {
+        let animals = FetchedResultsController(fetchRequest: FetchRequest<Animal>(sortBy: [FetchSortDescriptor(\.weight)]),
+                                               context: context)
+        try animals.performFetch()
+        let felix = Cat(context: context)      // a Cat joins the list of Animals
+        felix.name = "Felix"
+        felix.weight = 3
+        context.processPendingChanges()
+        return animals.fetchedObjects.map(\.name)   // ["Tom", "Felix", "Rex"] by weight
+    }
 }
 
 final class EntityInheritanceArticleTests: XCTestCase {
@@ -71,6 +82,10 @@ final class EntityInheritanceArticleTests: XCTestCase {
         XCTAssertEqual(dogs.map(\.name), ["Rex"])
         XCTAssertEqual(try EntityInheritanceArticle.onlyItsOwn(fresh), 0)
         XCTAssertEqual(animals[0].objectID.entityName, "Dog")
+        // Tom weighs 0 and Rex 30 once Rex is weighed; Felix, inserted, joins between them.
+        (animals[0] as? EntityInheritanceArticle.Dog)?.weight = 30
+        try fresh.save()
+        XCTAssertEqual(try EntityInheritanceArticle.list(fresh), ["Tom", "Felix", "Rex"])
 
         let abstract = EntityInheritanceArticle.Animal(context: context)
         abstract.name = "nobody"

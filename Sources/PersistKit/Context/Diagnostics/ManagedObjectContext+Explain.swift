@@ -9,8 +9,29 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``PersistError`` for a request ``fetch(_:)`` would refuse (an invalid request or
     ///   predicate), or an SQLite error.
+    ///
+    /// A request that reads sub-entities (``FetchRequest/includesSubentities``) runs one query
+    /// per entity whose objects it returns: its explanation has each of their statements and
+    /// plans, in turn.
     public func explain<T: ManagedObject>(_ request: FetchRequest<T>) throws -> FetchExplanation {
         let plan = try plan(request)
+        guard !plan.parts.isEmpty else { return try explain(plan, request) }
+        let parts = try plan.parts.map { try explain($0, request) }
+        let evaluations: [FetchExplanation.Evaluation] = [.evaluatorInSQL, .sqlAndPendingChanges, .sql]
+        let evaluation = evaluations.first { evaluation in parts.contains { $0.evaluation == evaluation } } ?? .sql
+        let names = plan.parts.map(\.entity.name).joined(separator: ", ")
+        return FetchExplanation(
+            entityName: plan.entity.name, sql: parts.map(\.sql).joined(separator: "\n"),
+            boundValueCount: parts.map(\.boundValueCount).reduce(0, +),
+            queryPlan: parts.flatMap { part in ["\(part.entityName):"] + part.queryPlan.map { "  " + $0 } },
+            evaluation: evaluation,
+            reason: "one query per entity the request reads (\(names)), merged in the request's order; for each, "
+                + (parts.first { $0.evaluation == evaluation }?.reason ?? ""),
+            notes: parts.flatMap(\.notes))
+    }
+
+    /// How one plan (of one entity) runs.
+    private func explain<T: ManagedObject>(_ plan: FetchPlan, _ request: FetchRequest<T>) throws -> FetchExplanation {
         let sql = plan.query.selectSQL(limit: plan.limit, offset: plan.offset)
         let (queryPlan, notes) = try store.withReader { connection in
             let queryPlan = try QueryPlan.read(sql, db: connection.handle)

@@ -11,6 +11,22 @@ extension ManagedObjectContext {
         /// The relationships the predicate and sorts read through (empty when they read the
         /// object's own attributes only).
         let relationshipChains: [[PredicateKey.Hop]]
+        /// For a request that reads sub-entities, one plan per entity whose objects it returns
+        /// (see ``ManagedObjectContext/plan(_:)``); empty for a request of one entity.
+        var parts: [FetchPlan] = []
+
+        /// Whether the plan reads objects of `entity` (its own, or one of its parts').
+        func reads(_ entity: EntityDescription) -> Bool {
+            parts.isEmpty ? entity === self.entity : parts.contains { $0.entity === entity }
+        }
+
+        /// Whether `object`, of an entity the plan reads, satisfies the predicate as resolved
+        /// for its entity (its part's, for a plan with parts).
+        func matchesAsItsEntity(_ object: ManagedObject) throws(PersistError) -> Bool {
+            guard !parts.isEmpty else { return try matches(object) }
+            guard let part = parts.first(where: { $0.entity === object.entity }) else { return false }
+            return try part.matches(object)
+        }
 
         /// Orders two objects as the SQL `ORDER BY` does, ties broken by identity.
         func areInIncreasingOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
@@ -53,31 +69,26 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The request's plan. A request that would read sub-entities (see
-    /// ``FetchRequest/includesSubentities``) is refused: only `fetch` and `count` read them,
-    /// through ``subentityPlans(_:)``.
+    /// The request's plan. A request that reads sub-entities (see
+    /// ``FetchRequest/includesSubentities``) gets one part per entity whose objects it returns.
     func plan<T>(_ request: FetchRequest<T>) throws -> FetchPlan {
-        let entity = try requestEntity(request)
-        if request.includesSubentities, entity.readsSubentities {
-            throw PersistError(.invalidRequest,
-                "\(entity.name) has sub-entities (\(entity.subentityNames.joined(separator: ", "))): only fetch and count read them yet; "
-                + "set includesSubentities = false, or make the request for one sub-entity", entity: entity.name)
-        }
-        return try plan(request, entity: entity)
+        try plan(request, entity: try requestEntity(request), withParts: true)
     }
 
-    /// One plan per entity whose objects a fetch of an entity with sub-entities returns (the
-    /// entity, if not abstract, and every concrete entity below it), each windowed to the
-    /// request's `offset + limit` first objects; nil when the request reads one entity only.
-    func subentityPlans<T>(_ request: FetchRequest<T>, entity: EntityDescription) throws -> (whole: FetchPlan, parts: [FetchPlan])? {
-        guard request.includesSubentities, entity.readsSubentities, let names = entity.inheritance?.concreteEntityNames else {
-            return nil
+    /// The request resolved against `entity`; with `withParts`, and when the request reads
+    /// sub-entities, with one part per entity whose objects it returns (the entity, if not
+    /// abstract, and every concrete entity below it), each windowed to the request's
+    /// `offset + limit` first objects: the parts are read and merged, the whole windows them.
+    private func plan<T>(_ request: FetchRequest<T>, entity: EntityDescription, withParts: Bool) throws -> FetchPlan {
+        var whole = try plan(request, entity: entity)
+        guard withParts, request.includesSubentities, entity.readsSubentities, let names = entity.inheritance?.concreteEntityNames else {
+            return whole
         }
         var part = request
         part.fetchLimit = request.fetchLimit > 0 ? request.fetchOffset + request.fetchLimit : 0
         part.fetchOffset = 0
-        let parts = try names.compactMap(model.entity(named:)).map { try plan(part, entity: $0) }
-        return (try plan(request, entity: entity), parts)
+        whole.parts = try names.compactMap(model.entity(named:)).map { try plan(part, entity: $0) }
+        return whole
     }
 
     func requestEntity<T>(_ request: FetchRequest<T>) throws -> EntityDescription {
@@ -129,19 +140,9 @@ extension ManagedObjectContext {
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
         let started = logSink?.logsDebug == true ? LogSink.now() : 0
         processPendingChanges()
-        let plan: FetchPlan
-        let objects: [ManagedObject]
-        let prefetching: [PrefetchStep]
-        let entity = try requestEntity(request)
-        if let subentities = try subentityPlans(request, entity: entity) {
-            plan = subentities.whole
-            prefetching = try prefetchSteps(request.relationshipKeyPathsForPrefetching, entity: plan.entity)
-            objects = try fetchObjects(subentities.parts, whole: plan, includesPendingChanges: request.includesPendingChanges)
-        } else {
-            plan = try self.plan(request, entity: entity)
-            prefetching = try prefetchSteps(request.relationshipKeyPathsForPrefetching, entity: plan.entity)
-            objects = try fetchObjects(plan, includesPendingChanges: request.includesPendingChanges)
-        }
+        let plan = try self.plan(request)
+        let prefetching = try prefetchSteps(request.relationshipKeyPathsForPrefetching, entity: plan.entity)
+        let objects = try fetchObjects(plan, includesPendingChanges: request.includesPendingChanges)
         try prefetch(prefetching, for: objects)
         if started != 0 { logFetch(plan, rows: objects.count, started: started) }
         if T.self == ManagedObject.self || plan.entity.objectClass == T.self {
@@ -173,18 +174,17 @@ extension ManagedObjectContext {
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
         let started = logSink?.logsDebug == true ? LogSink.now() : 0
         processPendingChanges()
-        let entity = try requestEntity(request)
-        if let subentities = try subentityPlans(request, entity: entity) {
+        let plan = try plan(request)
+        let total: Int
+        if plan.parts.isEmpty {
+            total = try count(plan, includesPendingChanges: request.includesPendingChanges, window: true)
+        } else {
             // Each part counts its entity's objects unwindowed; the window applies to the sum.
-            var total = 0
-            for part in subentities.parts { total += try count(part, includesPendingChanges: request.includesPendingChanges, window: false) }
-            total = max(0, total - request.fetchOffset)
-            total = request.fetchLimit > 0 ? min(total, request.fetchLimit) : total
-            if started != 0 { logFetch(subentities.whole, rows: total, started: started, what: "count") }
-            return total
+            var sum = 0
+            for part in plan.parts { sum += try count(part, includesPendingChanges: request.includesPendingChanges, window: false) }
+            sum = max(0, sum - plan.offset)
+            total = plan.limit > 0 ? min(sum, plan.limit) : sum
         }
-        let plan = try plan(request, entity: entity)
-        let total = try count(plan, includesPendingChanges: request.includesPendingChanges, window: true)
         if started != 0 { logFetch(plan, rows: total, started: started, what: "count") }
         return total
     }
@@ -206,18 +206,18 @@ extension ManagedObjectContext {
         return plan.limit > 0 ? min(total, plan.limit) : total
     }
 
-    /// The objects of several entities' plans (a fetch with sub-entities), merged in the
-    /// request's order (ties by key, which the entities of a tree share), then windowed.
-    private func fetchObjects(_ parts: [FetchPlan], whole: FetchPlan, includesPendingChanges: Bool) throws -> [ManagedObject] {
-        var merged: [ManagedObject] = []
-        for part in parts {
-            let objects = try fetchObjects(part, includesPendingChanges: includesPendingChanges)
-            merged = merged.isEmpty ? objects : whole.interleave(merged, objects)
-        }
-        return whole.window(merged)
-    }
-
+    /// The objects a plan reads, in its order: for a plan with parts (a fetch with
+    /// sub-entities), each part's merged in the request's order (ties by key, which the
+    /// entities of a tree share), then windowed.
     func fetchObjects(_ plan: FetchPlan, includesPendingChanges: Bool) throws -> [ManagedObject] {
+        guard plan.parts.isEmpty else {
+            var merged: [ManagedObject] = []
+            for part in plan.parts {
+                let objects = try fetchObjects(part, includesPendingChanges: includesPendingChanges)
+                merged = merged.isEmpty ? objects : plan.interleave(merged, objects)
+            }
+            return plan.window(merged)
+        }
         let pending = includesPendingChanges ? try pendingObjects(for: plan) : PendingObjects()
         if pending.inserted.isEmpty && pending.changedOrDeleted.isEmpty {
             return try select(plan, limit: plan.limit, offset: plan.offset)

@@ -48,6 +48,57 @@ extension ManagedObjectContext {
         }
     }
 
+    /// ``forEachKeyedRow(_:includesPendingChanges:sortValues:_:)`` for a plan with parts (a
+    /// request that reads sub-entities): each part's rows, merged in the request's order (ties
+    /// by key, which the entities of a tree share; unsaved objects after saved ones), then
+    /// windowed; `body` also gets the entity of each row.
+    func forEachKeyedRow(ofParts plan: FetchPlan, includesPendingChanges: Bool, sortValues: Bool,
+                         _ body: (_ key: Int64, _ values: ContiguousArray<SQLValue>, _ pending: ManagedObject?,
+                                  _ entity: EntityDescription) throws -> Void) throws {
+        struct Row {
+            var key: Int64
+            var values: ContiguousArray<SQLValue>
+            var object: ManagedObject?
+            var entity: EntityDescription
+        }
+        func before(_ a: Row, _ b: Row) -> Bool {
+            for (index, sort) in plan.sorts.enumerated() {
+                let order = sort.compare(a.values[index], b.values[index])
+                if order != 0 { return order < 0 }
+            }
+            switch (a.object, b.object) {
+            case let (first?, second?): return ManagedObject.tiebreak(first, second) < 0
+            case let (first?, nil): return !first.hasTemporaryKey && first.identityKey < b.key
+            case let (nil, second?): return second.hasTemporaryKey || a.key < second.identityKey
+            case (nil, nil): return a.key < b.key
+            }
+        }
+        var merged: [Row] = []
+        for part in plan.parts {
+            var rows: [Row] = []
+            try forEachKeyedRow(part, includesPendingChanges: includesPendingChanges, sortValues: true) { key, values, object in
+                let values = object.map { object in ContiguousArray(part.sorts.map { $0.value(of: object) }) } ?? values
+                rows.append(Row(key: key, values: values, object: object, entity: part.entity))
+            }
+            if merged.isEmpty { merged = rows; continue }
+            var interleaved: [Row] = []
+            interleaved.reserveCapacity(merged.count + rows.count)
+            var i = 0, j = 0
+            while i < merged.count || j < rows.count {
+                if j == rows.count || (i < merged.count && !before(rows[j], merged[i])) {
+                    interleaved.append(merged[i]); i += 1
+                } else {
+                    interleaved.append(rows[j]); j += 1
+                }
+            }
+            merged = interleaved
+        }
+        let start = min(plan.offset, merged.count)
+        let end = plan.limit > 0 ? min(merged.count, start + plan.limit) : merged.count
+        let none = ContiguousArray<SQLValue>()
+        for row in merged[start..<end] { try body(row.key, sortValues ? row.values : none, row.object, row.entity) }
+    }
+
     /// The saved objects with `keys`, in that order (the missing ones read in one query); a row
     /// gone since the keys were read is a detached stand-in that reports `isDeleted`.
     func objects(of entity: EntityDescription, keys: [Int64]) -> [ManagedObject] {
