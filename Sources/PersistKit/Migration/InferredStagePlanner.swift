@@ -20,23 +20,22 @@ struct InferredStagePlanner {
     }
 
     func plan() throws -> SchemaMapping {
-        for model in [old, new] {
-            if let entity = model.entities.first(where: { $0.inheritance != nil }) {
-                throw PersistError(.incompatibleModel,
-                    "Version \(model.version) of the model has entity inheritance (\(entity.name)), which migrations do not support yet",
-                    entity: entity.name)
-            }
-        }
         let sources = try entitySources()
+        try checkTables(sources)
         var tables: [SchemaMapping.EntityTable] = []
-        for entity in new.entities {
+        // One mapping per table: an entity in no tree, or the root of a tree.
+        for entity in new.entities where entity.tableName == entity.name {
             guard let source = sources[entity.name] else {
                 tables.append(SchemaMapping.EntityTable(entity: entity, source: nil, columns: []))
                 continue
             }
-            tables.append(SchemaMapping.EntityTable(entity: entity, source: source, columns: try columnSources(entity, source, sources)))
+            if entity.inheritance != nil || source.inheritance != nil {
+                tables.append(try treeTable(entity, source, sources))
+            } else {
+                tables.append(SchemaMapping.EntityTable(entity: entity, source: source, columns: try columnSources(entity, source, sources)))
+            }
         }
-        let claimed = Set(sources.values.map(\.name))
+        let claimed = Set(tables.compactMap(\.source?.name))
         let joins = try joinTables(sources)
         let oldJoinTables = old.entities.flatMap { entity in
             entity.relationships.compactMap { relationship -> String? in
@@ -46,13 +45,14 @@ struct InferredStagePlanner {
         }
         let keptJoinTables = Set(joins.compactMap { $0.source?.name })
         return SchemaMapping(from: old, to: new, entityTables: tables, joinTables: joins,
-                            droppedEntityTables: old.entities.map(\.name).filter { !claimed.contains($0) },
+                            droppedEntityTables: old.entities.filter { $0.tableName == $0.name }.map(\.name)
+                                .filter { !claimed.contains($0) },
                             droppedJoinTables: oldJoinTables.filter { !keptJoinTables.contains($0) })
     }
 
     private var versions: String { "version \(old.version) to \(new.version)" }
 
-    private func refuse(_ message: String, entity: String, attribute: String? = nil) -> PersistError {
+    func refuse(_ message: String, entity: String, attribute: String? = nil) -> PersistError {
         PersistError(.incompatibleModel, "Cannot migrate the model from \(versions): \(message)", entity: entity, attribute: attribute)
     }
 
@@ -91,7 +91,7 @@ struct InferredStagePlanner {
 
     // MARK: Columns
 
-    private func columnSources(_ entity: EntityDescription, _ source: EntityDescription,
+    func columnSources(_ entity: EntityDescription, _ source: EntityDescription,
                                _ sources: [String: EntityDescription]) throws -> [SchemaMapping.ColumnSource] {
         let attributes = try matches(entity.attributes, in: source, of: entity, name: \.name, original: \.originalName,
                                      lookup: { source.attribute(named: $0) }, what: "attribute")

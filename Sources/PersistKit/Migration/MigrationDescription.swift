@@ -18,15 +18,41 @@ package enum MigrationDescription {
             lines += attributeChanges(entity, source)
             lines += relationshipChanges(entity, source)
             lines += uniquenessChanges(entity, source)
+            if let tree = table.tree { lines += treeChanges(table.entity, tree, change) }
         }
         for name in change.droppedEntityTables { lines.append("removes entity \(name) (its objects are deleted)") }
         return lines
     }
 
-    private static func attributeChanges(_ entity: EntityDescription, _ source: EntityDescription) -> [String] {
+    /// The changes to the entities of an inheritance tree below its root (the root's are the
+    /// table's): each sub-entity added, renamed or removed, and its own attributes' changes.
+    private static func treeChanges(_ root: EntityDescription, _ tree: SchemaMapping.TreeRows, _ change: SchemaMapping) -> [String] {
+        var lines: [String] = []
+        if !tree.hadEntityColumn, root.inheritance != nil { lines.append("makes \(root.name) the root of an inheritance tree") }
+        let renamedFrom = Dictionary(tree.renamed.map { ($0.to, $0.from) }, uniquingKeysWith: { first, _ in first })
+        func inherited(_ entity: EntityDescription, in model: ManagedObjectModel) -> Int {
+            entity.superentityName.flatMap(model.entity(named:))?.attributes.count ?? 0
+        }
+        for entity in change.to.entities where entity.tableName == root.name && entity !== root {
+            guard let source = change.from.entity(named: renamedFrom[entity.name] ?? entity.name),
+                  source.tableName == change.from.entity(named: renamedFrom[root.name] ?? root.name)?.tableName else {
+                lines.append("adds entity \(entity.name) (a sub-entity of \(entity.superentityName ?? root.name))")
+                continue
+            }
+            if source.name != entity.name { lines.append("renames entity \(source.name) to \(entity.name) (its objects keep their keys)") }
+            lines += attributeChanges(entity, source, from: inherited(entity, in: change.to), sourceFrom: inherited(source, in: change.from))
+        }
+        for name in tree.removed { lines.append("removes entity \(name) (its objects are deleted)") }
+        return lines
+    }
+
+    /// The changes to an entity's attributes (from the `from`th on; its old self's from the
+    /// `sourceFrom`th on: a sub-entity's own, after its parent's).
+    private static func attributeChanges(_ entity: EntityDescription, _ source: EntityDescription,
+                                         from first: Int = 0, sourceFrom sourceFirst: Int = 0) -> [String] {
         var lines: [String] = []
         var matched: Set<String> = []
-        for attribute in entity.attributes {
+        for attribute in entity.attributes.dropFirst(first) {
             let name = "\(entity.name).\(attribute.name)"
             guard let previous = source.attribute(named: attribute.name) ?? attribute.originalName.flatMap(source.attribute(named:)) else {
                 lines.append("adds attribute \(name) (\(typeText(attribute))): existing objects get "
@@ -48,7 +74,7 @@ package enum MigrationDescription {
                 lines.append("changes the default of \(name) to \(attribute.defaultValue.map { "\($0)" } ?? "none") (no stored value changes)")
             }
         }
-        for attribute in source.attributes where !matched.contains(attribute.name) {
+        for attribute in source.attributes.dropFirst(sourceFirst) where !matched.contains(attribute.name) {
             lines.append("removes attribute \(entity.name).\(attribute.name) (its values are dropped)")
         }
         return lines

@@ -131,7 +131,6 @@ struct EntityInheritance: Sendable {
         if let external = entity.attributes.first(where: \.allowsExternalStorage) {
             throw refuse("external storage (\(entity.name).\(external.name))")
         }
-        if entity.originalName != nil { throw refuse("renaming the entity (originalEntityName)") }
         for other in byName.values {
             for declaration in other.declaredRelationships where declaration.destinationName == entity.name {
                 throw PersistError(.invalidModel,

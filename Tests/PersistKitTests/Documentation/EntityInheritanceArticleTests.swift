@@ -66,7 +66,50 @@ enum EntityInheritanceArticle {
     }
 }
 
+/// The article's migration: version 2 of the article's tree adds `Dog.goodBoy`.
+enum EntityInheritanceMigrationArticle {
+    class Animal: ManagedObject {
+        override class var isAbstractEntity: Bool { true }
+        @Attribute var name = ""
+        @Attribute var weight = 0.0
+    }
+
+    final class Dog: Animal {
+        @Attribute var breed = ""
+        @Attribute var goodBoy = true
+    }
+
+    final class Cat: Animal {
+        @Attribute var lives = 9
+    }
+
+    static func open(_ url: URL, version1: ManagedObjectModel, version2: ManagedObjectModel) throws -> PersistentContainer {
+        let plan = MigrationPlan(models: [version1], stages: [
+            .custom(from: 1, to: 2, willMigrate: nil, didMigrate: { context in
+                // Version 2 added Dog.goodBoy (true by default): boxers are not.
+                for dog in try context.fetch(FetchRequest<Dog>(predicate: \.breed == "boxer")) { dog.goodBoy = false }
+            }),
+        ])
+        return try PersistentContainer(model: version2, store: .sqlite(url), options: .init(migrationPlan: plan))
+    }
+}
+
 final class EntityInheritanceArticleTests: XCTestCase {
+    func testTheArticlesMigrationRuns() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("animals.sqlite")
+        let version1 = try ManagedObjectModel(entities: [EntityInheritanceArticle.Animal.self, EntityInheritanceArticle.Dog.self,
+                                                         EntityInheritanceArticle.Cat.self], version: 1)
+        let context = try PersistentContainer(model: version1, store: .sqlite(url)).newContext()
+        try EntityInheritanceArticle.insert(into: context)
+        typealias V2 = EntityInheritanceMigrationArticle
+        let version2 = try ManagedObjectModel(entities: [V2.Animal.self, V2.Dog.self, V2.Cat.self], version: 2)
+        let container = try V2.open(url, version1: version1, version2: version2)
+        let animals = try container.newContext().fetch(FetchRequest<V2.Animal>(sortBy: [FetchSortDescriptor(\.name)]))
+        XCTAssertEqual(animals.map { "\($0.name):\(type(of: $0))" }, ["Rex:Dog", "Tom:Cat"])
+        XCTAssertEqual((animals.first as? V2.Dog)?.goodBoy, false)
+    }
+
     func testTheArticleRuns() throws {
         let directory = TemporaryDirectory()
         let container = try EntityInheritanceArticle.makeContainer(at: directory.file("animals.sqlite"))

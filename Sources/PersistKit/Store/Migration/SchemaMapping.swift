@@ -20,8 +20,40 @@ struct SchemaMapping {
         let entity: EntityDescription
         /// The entity in the old model, or nil for a new entity (a new, empty table).
         let source: EntityDescription?
-        /// Each of `entity.columns`' source, in the same order (empty for a new entity).
+        /// Each of the table's columns' source (`SchemaSQL.tableColumns(of: entity)`), in the
+        /// same order (empty for a new entity).
         let columns: [ColumnSource]
+        /// For the table of an inheritance tree: what happens to the tree's rows.
+        var tree: TreeRows?
+    }
+
+    /// What a migration does to the rows of an inheritance tree's table (by their `_entity`),
+    /// beyond its columns.
+    struct TreeRows {
+        /// Entities of the old tree that the new one has under another name: their rows'
+        /// `_entity` is rewritten.
+        var renamed: [(from: String, to: String)] = []
+        /// Entities of the old tree the new model no longer has: their rows are deleted, as
+        /// Core Data's migrations drop the objects of a removed entity.
+        var removed: [String] = []
+        /// Whether the old table has an `_entity` column (false: a plain entity becomes the
+        /// root of a tree, and its rows take its name).
+        var hadEntityColumn = true
+        /// Values given to a sub-entity's rows only, where they have none: its new attribute's
+        /// default, or its attribute made required with a default.
+        var fills: [Fill] = []
+        /// A sub-entity's required attributes: after the fills, its rows must have a value.
+        var required: [Fill] = []
+    }
+
+    /// A sub-entity's column, for its own rows and its sub-entities'.
+    struct Fill {
+        let entity: String
+        let attribute: String
+        let column: String
+        /// The rows' `_entity` values: the sub-entity and every entity below it.
+        let entities: [String]
+        let value: SQLValue
     }
 
     /// A join table of the new model.

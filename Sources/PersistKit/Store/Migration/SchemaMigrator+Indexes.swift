@@ -13,6 +13,7 @@ extension SchemaMigrator {
     /// The indexes a new store of the new model has on an entity's table.
     func expectedIndexes(of entity: EntityDescription) -> [IndexDefinition] {
         SchemaSQL.foreignKeyIndexes(for: entity) + SchemaSQL.uniqueIndexes(for: entity)
+            + (entity.inheritance == nil ? [] : [SchemaSQL.entityIndex(for: entity)])
     }
 
     /// Drops the PersistKit indexes on `table` that are not among `expected` (by name, columns

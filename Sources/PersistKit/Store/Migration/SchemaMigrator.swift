@@ -90,10 +90,16 @@ final class SchemaMigrator {
         guard let source = table.source else { return .create }
         var steps = AlterSteps()
         var used = Set<String>()
-        for (column, origin) in zip(table.entity.columns, table.columns) {
+        let sourceColumns = SchemaSQL.tableColumns(of: source)
+        switch (source.inheritance != nil, table.entity.inheritance != nil) {
+        case (false, true): return .rebuild   // a plain entity becomes a tree's root: every row gets `_entity`
+        case (true, false): steps.drops.append(EntityInheritance.entityColumn)
+        default: break
+        }
+        for (column, origin) in zip(SchemaSQL.tableColumns(of: table.entity), table.columns) {
             switch origin {
             case .column(let name):
-                guard let old = source.columns.first(where: { $0.name == name }) else {
+                guard let old = sourceColumns.first(where: { $0.name == name }) else {
                     throw PersistError(.misuse, "The migration of \(table.entity.name) reads a column \(name) its old table does not have",
                                        entity: table.entity.name, attribute: column.name)
                 }
@@ -105,17 +111,20 @@ final class SchemaMigrator {
                 return .rebuild
             case .value(let value):
                 if value.isNull && !column.isOptional { return .rebuild }
+                // SQLite reads a whole real `DEFAULT` (0.0) of a column without affinity back
+                // as an integer for the rows it had: the copy binds the value exactly.
+                if case .real(let real) = value, real.rounded() == real { return .rebuild }
                 guard let literal = try SQLiteLiteral.literal(for: value, connection) else { return .rebuild }
                 steps.adds.append((column, literal, value))
             }
         }
-        for old in source.columns where !used.contains(old.name) {
+        for old in sourceColumns where !used.contains(old.name) {
             // SQLite cannot drop a column a foreign key constraint names.
             if old.isForeignKey { return .rebuild }
             steps.drops.append(old.name)
         }
         // Renamed and added columns must not meet a name still there (any case, as SQLite compares).
-        var names = Set(source.columns.map { $0.name.lowercased() })
+        var names = Set(sourceColumns.map { $0.name.lowercased() })
         for rename in steps.renames {
             guard !names.contains(rename.to.lowercased()) else { return .rebuild }
             names.remove(rename.from.lowercased())
@@ -181,18 +190,21 @@ final class SchemaMigrator {
 
     private func migrate(_ table: SchemaMapping.EntityTable, _ action: TableAction) throws {
         let entity = table.entity
+        if let tree = table.tree, tree.hadEntityColumn { try relabelRows(of: entity, tree) }
         switch action {
         case .create:
             report("creating \(entity.name)")
             try connection.execute(SchemaSQL.createTable(for: entity))
         case .alter(let steps):
-            guard !steps.isEmpty else { return }
-            report("altering \(entity.name)")
-            try alter(entity, steps)
+            if !steps.isEmpty {
+                report("altering \(entity.name)")
+                try alter(entity, steps)
+            }
         case .rebuild:
             report("copying \(entity.name)")
             try rebuild(table)
         }
+        if let tree = table.tree { try fillRows(of: entity, tree) }
     }
 
     private func alter(_ entity: EntityDescription, _ steps: AlterSteps) throws {
@@ -234,6 +246,7 @@ final class SchemaMigrator {
     private func copyRows(_ table: SchemaMapping.EntityTable, into temporary: String) throws {
         var expressions: [String] = []
         var values: [SQLValue] = []
+        var targets = SchemaSQL.tableColumns(of: table.entity).map(\.name)
         for origin in table.columns {
             switch origin {
             case .column(let name):
@@ -246,9 +259,19 @@ final class SchemaMigrator {
                 values.append(value)
             }
         }
+        if table.entity.inheritance != nil {
+            // A tree's table: each row's entity, or (a plain entity become the tree's root) its name.
+            targets.append(EntityInheritance.entityColumn)
+            if table.source?.inheritance != nil {
+                expressions.append(SQLName.quote(EntityInheritance.entityColumn))
+            } else {
+                expressions.append("?")
+                values.append(.text(table.entity.name))
+            }
+        }
         let primaryKey = SQLName.quote(SchemaSQL.primaryKey), version = SQLName.quote(SchemaSQL.version)
-        let targets = SchemaSQL.columnNames(for: table.entity).map(SQLName.quote).joined(separator: ", ")
-        let copy = try connection.prepare("INSERT INTO \(SQLName.quote(temporary)) (\(targets)) SELECT \(primaryKey), \(version)"
+        let columns = ([SchemaSQL.primaryKey, SchemaSQL.version] + targets).map(SQLName.quote).joined(separator: ", ")
+        let copy = try connection.prepare("INSERT INTO \(SQLName.quote(temporary)) (\(columns)) SELECT \(primaryKey), \(version)"
             + expressions.map { ", " + $0 }.joined() + " FROM \(SQLName.quote(table.entity.name)) WHERE \(primaryKey) > ? "
             + "ORDER BY \(primaryKey) LIMIT \(Self.copyChunk)")
         var last = Int64.min
@@ -270,7 +293,7 @@ final class SchemaMigrator {
     /// that has rows, fail the migration naming the objects.
     private func checkRequiredValues(_ table: SchemaMapping.EntityTable) throws {
         let entity = table.entity
-        for (column, origin) in zip(entity.columns, table.columns) where !column.isOptional {
+        for (column, origin) in zip(SchemaSQL.tableColumns(of: entity), table.columns) where !column.isOptional {
             let condition: String
             switch origin {
             case .column(let name): condition = "\(SQLName.quote(name)) IS NULL"
