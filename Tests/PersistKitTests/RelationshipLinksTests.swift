@@ -132,6 +132,43 @@ final class RelationshipLinksTests: XCTestCase {
         XCTAssertLessThanOrEqual(large, 20 * small, "ten times the links cost about ten times as much, not a hundred")
     }
 
+    /// Moves `count` saved tasks, one by one through `$`, out of the loaded list of the project
+    /// that holds them all into another loaded one (the benchmark's `link-all`), and saves;
+    /// returns the list elements the edits looked at or copied.
+    private func visitsMovingOutOfALongList(_ count: Int) throws -> Int {
+        let context = try makeGraphContainer(TemporaryDirectory(), inMemory: true).newContext()
+        let holder = GProject(context: context), target = GProject(context: context)
+        holder.name = "holder"
+        target.name = "target"
+        let tasks = (0..<count).map { index -> GTask in
+            let task = GTask(context: context)
+            task.title = "t\(index)"
+            task.project = holder
+            return task
+        }
+        try context.save()
+        XCTAssertEqual(holder.tasks.count, count, "the long list is loaded")
+        XCTAssertEqual(target.tasks.count, 0, "and the target's")
+        let before = context.graph.listEditVisits
+        for task in tasks.shuffled() { target.$tasks.insert(task) }
+        let visits = context.graph.listEditVisits - before
+        XCTAssertEqual(holder.$tasks.count, 0)
+        XCTAssertEqual(target.$tasks.count, count)
+        try context.save()
+        XCTAssertTrue(tasks.allSatisfy { $0.project === target })
+        return visits
+    }
+
+    func testMovingOutOfALongLoadedListCostsTheSameForEachLink() throws {
+        let count = testSize("RelationshipLinksTests.moveOutOfLongList", full: 50_000, ci: 10_000)
+        let small = try visitsMovingOutOfALongList(count / 10), large = try visitsMovingOutOfALongList(count)
+        print("list elements visited moving out of a long list: \(small) for \(count / 10) objects, \(large) for \(count)")
+        // Linear: one member index of the long list, and the target's growth; a scan or a copy
+        // of the long list per link would be count squared.
+        XCTAssertLessThanOrEqual(large, 10 * count, "each move visits a bounded number of elements")
+        XCTAssertLessThanOrEqual(large, 20 * small, "ten times the moves cost about ten times as much, not a hundred")
+    }
+
     /// The counter sees what an assignment costs: the plain form, `project.tasks.insert(task)`,
     /// compares the whole set each time.
     func testThePlainFormComparesTheWholeSetEachTime() throws {
