@@ -43,25 +43,7 @@ final class ObservationTests: XCTestCase {
     private func fixture() throws -> (container: PersistentContainer, context: ManagedObjectContext,
                                       tasks: [GTask], project: GProject, tag: GTag, plan: GPlan) {
         let container = try makeGraphContainer(directory)
-        let writer = container.newContext()
-        let project = GProject(context: writer)
-        project.name = "Home"
-        let tag = GTag(context: writer)
-        tag.label = "urgent"
-        for title in ["a", "b"] {
-            let task = GTask(context: writer)
-            task.title = title
-            task.project = project
-            if title == "a" { task.tags = [tag] }
-        }
-        let plan = GPlan(context: writer)
-        plan.title = "trip"
-        plan.steps = ["pack", "go"].map { text in
-            let step = GStep(context: writer)
-            step.text = text
-            return step
-        }
-        try writer.save()
+        try saveHomeGraph(in: container)
         let context = container.newContext()
         context.isObservable = true
         let tasks = try context.fetch(FetchRequest<GTask>(sortBy: [FetchSortDescriptor(\.title)]))

@@ -108,6 +108,12 @@ public final class ManagedObjectContext {
         logSink = store.logSink
     }
 
+    deinit {
+        // Objects still held elsewhere keep working through a successor (see
+        // `ManagedObjectContext+Successor.swift`).
+        handOverSurvivors()
+    }
+
     // MARK: State
 
     /// Whether anything was inserted, changed or deleted and not saved.

@@ -52,6 +52,9 @@ extension ManagedObject {
         /// Has a registrar (`ObjectObservation`): its changes are announced, its `deinit`
         /// lets the registrar go. Set by a tracked read, kept for the object's life.
         static var observed: Lifecycle { Lifecycle(rawValue: 1 << 6) }
+        /// Keeps the successor of its freed context alive (`ContextSuccessors`): its `deinit`
+        /// lets it go.
+        static var keepsSuccessor: Lifecycle { Lifecycle(rawValue: 1 << 7) }
     }
 
     /// Inserted into its context and not yet saved.

@@ -70,9 +70,10 @@ extension ManagedObject {
     /// let tasks = try project.relatedObjects(forKey: "tasks")
     /// ```
     /// - Throws: ``PersistError`` `.unknownKey` when the entity has no such relationship,
-    ///   `.misuse` naming the object when it is in no context (its context was reset or
-    ///   deallocated, its deletion was saved, or it was never inserted): a relationship is
-    ///   read through the object's context, and the property reads as empty then.
+    ///   `.misuse` naming the object when it is in no context (its context was reset, its
+    ///   deletion was saved, or it was never inserted): a relationship is read through the
+    ///   object's context, and the property reads as empty then. (An object whose context was
+    ///   freed is in the successor its context handed it to, and reads.)
     public func relatedObjects(forKey key: String) throws -> [ManagedObject] {
         guard let relationship = entity.relationship(named: key) else {
             throw PersistError(.unknownKey, "\(entity.name) has no relationship named \(key)",
@@ -80,7 +81,7 @@ extension ManagedObject {
         }
         guard managedObjectContext != nil else {
             throw PersistError(.misuse, "\(entity.name).\(key) of \(objectID) cannot be read: the object is in no context (its "
-                + "context was reset or deallocated, its deletion was saved, or it was never inserted), and relationships are "
+                + "context was reset, its deletion was saved, or it was never inserted), and relationships are "
                 + "read through the context. Fetch the object again in a live context: context.object(with: id)",
                 entity: entity.name, attribute: key, objectIDs: [objectID])
         }

@@ -26,7 +26,9 @@ open class ManagedObject {
     /// their transitions in `ManagedObject+Lifecycle.swift`. Beside the ID's flag, in its padding.
     @usableFromInline @exclusivity(unchecked) final var lifecycle = Lifecycle()
     /// The context the object belongs to; nil once it is removed from its context (after
-    /// `reset()`, or after its deletion is saved).
+    /// `reset()`, or after its deletion is saved). A saved object whose context is freed while
+    /// it is still held belongs to the successor that context hands it to (see
+    /// <doc:Relationships>).
     @exclusivity(unchecked) public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
     // Objects are confined to their context's thread, and PersistKit never holds two accesses
@@ -73,6 +75,8 @@ open class ManagedObject {
         if !hasTemporaryKey, !leftUnregistered, let context = managedObjectContext {
             context.objectWillDeallocate(self)
         }
+        // After leaving the identity map: the successor it kept may go with it.
+        if _slowPath(lifecycle.contains(.keepsSuccessor)) { ContextSuccessors.release(self) }
         if _slowPath(isProbe) { KeyPathProbe.unregister(self) }
         if _slowPath(isObserved) { ObjectObservation.forget(self) }
     }

@@ -18,9 +18,11 @@
 /// Name the inverse on one side (`inverse:`); the other side finds it. A relationship without
 /// an inverse must say so: `@Relationship(inverse: .none)`. Reading a relationship of a fetched
 /// object loads it then (a fault); a fetch request's `relationshipKeyPathsForPrefetching` loads it
-/// for every fetched object in one query. An object whose context is gone (reset, deallocated,
-/// or its deletion saved) reads its relationships as empty, and
-/// ``ManagedObject/relatedObjects(forKey:)`` throws `.misuse` naming it.
+/// for every fetched object in one query. An object that outlives its context (a function
+/// returned what it fetched in a context of its own) keeps reading them through a successor
+/// context its freed one handed it to. An object its context let go on purpose (`reset()`, or
+/// its deletion saved) reads them as empty, and ``ManagedObject/relatedObjects(forKey:)``
+/// throws `.misuse` naming it (see <doc:Relationships>).
 @propertyWrapper
 public struct Relationship<Value: RelationshipValue> {
     let inverse: RelationshipDeclaration.Inverse

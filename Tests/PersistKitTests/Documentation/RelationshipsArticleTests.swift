@@ -45,6 +45,19 @@ enum RelationshipsArticle {
         return (home, task)
     }
 
+    static func useWhatAFunctionFetched(_ container: PersistentContainer) throws -> Int? {
+        func inbox(_ container: PersistentContainer) throws -> Project? {
+            let context = container.newContext()
+            return try context.fetch(FetchRequest<Project>(predicate: \.name == "Inbox")).first
+        }                                             // the context is freed here
+
+        let project = try inbox(container)
+        let count = project?.tasks.count              // its tasks, loaded now
+        project?.name = "Today"
+        try project?.managedObjectContext?.save()     // saved by the context it now lives in
+        return count
+    }
+
     static func readAfterTheContextIsGone(container: PersistentContainer) throws
         -> (name: String, project: Project?, found: Project?) {
         let context = container.newContext()
@@ -101,6 +114,22 @@ final class RelationshipsArticleTests: XCTestCase {
         XCTAssertEqual(home.tasks, Set(imported))
         XCTAssertTrue(imported.allSatisfy { $0.project === home })
         try context.save()
+    }
+
+    func testAnObjectThatOutlivesItsContextKeepsWorking() throws {
+        let container = try PersistentContainer(model: try RelationshipsArticle.makeModel(), store: .inMemory)
+        let writer = container.newContext()
+        let inbox = RelationshipsArticle.Project(context: writer)
+        inbox.name = "Inbox"
+        for name in ["a", "b"] {
+            let task = RelationshipsArticle.TaskItem(context: writer)
+            task.name = name
+            task.project = inbox
+        }
+        try writer.save()
+        XCTAssertEqual(try RelationshipsArticle.useWhatAFunctionFetched(container), 2)
+        let names = try container.newContext().fetch(FetchRequest<RelationshipsArticle.Project>()).map(\.name)
+        XCTAssertEqual(names, ["Today"])
     }
 
     func testAnObjectWhoseContextIsGoneSaysSo() throws {

@@ -57,3 +57,27 @@ func makeGraphContainer(_ directory: TemporaryDirectory, inMemory: Bool = false,
     if inMemory { return try PersistentContainer(model: model, store: .inMemory) }
     return try PersistentContainer(model: model, store: .sqlite(url ?? directory.file("graph.sqlite")))
 }
+
+/// Saves a project "Home" with tasks "a" and "b" ("a" tagged "urgent"), and a plan "trip" with
+/// steps "pack" and "go", through a context of its own.
+func saveHomeGraph(in container: PersistentContainer) throws {
+    let writer = container.newContext()
+    let project = GProject(context: writer)
+    project.name = "Home"
+    let tag = GTag(context: writer)
+    tag.label = "urgent"
+    for title in ["a", "b"] {
+        let task = GTask(context: writer)
+        task.title = title
+        task.project = project
+        if title == "a" { task.tags = [tag] }
+    }
+    let plan = GPlan(context: writer)
+    plan.title = "trip"
+    plan.steps = ["pack", "go"].map { text in
+        let step = GStep(context: writer)
+        step.text = text
+        return step
+    }
+    try writer.save()
+}
