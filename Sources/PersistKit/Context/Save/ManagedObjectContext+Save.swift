@@ -385,29 +385,30 @@ extension ManagedObjectContext {
         var involved: [ObjectID] = []
         var ownErrors: [PersistError] = []
         var keys = Set<String>()
+        // Whether objects of an entity may be saved: it is the model's, and not abstract.
         var modelled: [ObjectIdentifier: Bool] = [:]
         var lastEntity: EntityDescription?
-        var lastInModel = false
+        var lastSavable = false
         for object in objects {
             let before = problems.count
             let entity = object.entity
-            let inModel: Bool
+            let savable: Bool
             if entity === lastEntity {
-                inModel = lastInModel
+                savable = lastSavable
             } else if let known = modelled[ObjectIdentifier(entity)] {
-                inModel = known
+                savable = known
             } else {
-                inModel = model.entity(named: entity.name) === entity
-                modelled[ObjectIdentifier(entity)] = inModel
+                savable = model.entity(named: entity.name) === entity && !entity.isAbstract
+                modelled[ObjectIdentifier(entity)] = savable
             }
             // Objects come in runs of one entity: no dictionary lookup per object.
             lastEntity = entity
-            lastInModel = inModel
-            if !inModel {
-                problems.append("\(entity.name) is not an entity of this context's model")
-            } else if entity.isAbstract {
-                problems.append("\(entity.name) is abstract and cannot be inserted: insert one of its sub-entities ("
-                                + entity.subentityNames.joined(separator: ", ") + ")")
+            lastSavable = savable
+            if !savable {
+                problems.append(entity.isAbstract && model.entity(named: entity.name) === entity
+                    ? "\(entity.name) is abstract and cannot be inserted: insert one of its sub-entities ("
+                        + entity.subentityNames.joined(separator: ", ") + ")"
+                    : "\(entity.name) is not an entity of this context's model")
             }
             if mayHaveValueProblems(object) {
                 for (key, problem) in valueProblems(of: object) {
