@@ -47,11 +47,18 @@ final class EntityInheritanceStoreTests: XCTestCase {
     func testTheStoreCheckKnowsATreesTable() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("tree.sqlite")
-        let model = try ManagedObjectModel(entities: [Animal.self, Dog.self, Puppy.self, Cat.self])
+        let model = try ManagedObjectModel(entities: [Animal.self, Dog.self, Puppy.self, Cat.self, Keeper.self])
         do {
             let context = try PersistentContainer(model: model, store: .sqlite(url)).newContext()
-            Dog(context: context).name = "Rex"
-            Cat(context: context).name = "Tom"
+            let rex = Dog(context: context)
+            rex.name = "Rex"
+            let tom = Cat(context: context)
+            tom.name = "Tom"
+            // A foreign key and join tables into the tree refer to its table.
+            let keeper = Keeper(context: context)
+            keeper.favorite = tom
+            keeper.pets = [rex, tom]
+            keeper.queue = [rex]
             try context.save()
         }
         XCTAssertEqual(try StoreInspector(url: url).schemaProblems(against: model), [])

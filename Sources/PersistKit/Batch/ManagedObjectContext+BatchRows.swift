@@ -71,7 +71,7 @@ extension ManagedObjectContext {
             return
         }
         // entity(of:) fails for another store's ID, and answers a known scope without the registry's lock.
-        guard !target.isTemporary, (try? self.entity(of: target))?.name == relationship.destinationEntityName else {
+        guard !target.isTemporary, (try? self.entity(of: target))?.isKind(of: relationship.destinationEntityName) == true else {
             throw PersistError(.invalidRequest, "\(name) takes a saved \(relationship.destinationEntityName) of this store, not \(target)",
                                entity: entity.name, attribute: relationship.name, objectIDs: [target])
         }

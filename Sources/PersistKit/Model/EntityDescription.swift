@@ -143,6 +143,13 @@ public final class EntityDescription: @unchecked Sendable {
         return names.count != 1 || names[0] != name
     }
 
+    /// Whether this entity's objects may be held by a relationship to the entity named `name`:
+    /// it is that entity, or inherits from it.
+    @inline(__always)
+    func isKind(of name: String) -> Bool {
+        self.name == name || inheritance?.ancestorNames.contains(name) == true
+    }
+
     /// The table the entity's rows live in: its own, or its inheritance tree's root's.
     var tableName: String { inheritance?.tableName ?? name }
 

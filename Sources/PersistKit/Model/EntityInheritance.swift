@@ -13,6 +13,9 @@ struct EntityInheritance: Sendable {
     let tableName: String
     /// The entities inheriting from this one directly.
     let subentityNames: [String]
+    /// The entities this one inherits from, its parent first: a relationship to any of them
+    /// may hold this entity's objects.
+    let ancestorNames: [String]
     /// This entity and every entity below it that can have objects (not abstract), in the
     /// model's order: the rows a fetch of this entity reads when it includes sub-entities.
     let concreteEntityNames: [String]
@@ -78,6 +81,7 @@ struct EntityInheritance: Sendable {
             let tree = root(of: entity.name)
             let inheritance = EntityInheritance(
                 tableName: tree, subentityNames: children[entity.name] ?? [],
+                ancestorNames: Array(sequence(first: entity.name) { parents[$0] }.dropFirst()),
                 concreteEntityNames: subtree(of: entity.name).filter { byName[$0]?.isAbstract == false },
                 tableColumns: tableColumns[tree] ?? [])
             return entity.placed(superentityName: parents[entity.name], inheritance: inheritance)
@@ -126,17 +130,12 @@ struct EntityInheritance: Sendable {
         func refuse(_ what: String) -> PersistError {
             PersistError(.invalidModel, "\(entity.name) is in an inheritance tree, which does not support \(what) yet", entity: entity.name)
         }
+        // Relationships to a tree from entities outside any tree are stored as any others; those
+        // declared in a tree (and so every inverse of one to a tree) are not yet.
         if !entity.declaredRelationships.isEmpty { throw refuse("relationships (\(entity.name).\(entity.declaredRelationships[0].name))") }
         if !entity.uniquenessConstraints.isEmpty { throw refuse("uniqueness constraints") }
         if let external = entity.attributes.first(where: \.allowsExternalStorage) {
             throw refuse("external storage (\(entity.name).\(external.name))")
-        }
-        for other in byName.values {
-            for declaration in other.declaredRelationships where declaration.destinationName == entity.name {
-                throw PersistError(.invalidModel,
-                    "\(other.name).\(declaration.name) points at \(entity.name), which is in an inheritance tree: relationships to "
-                    + "inheritance trees are not supported yet", entity: other.name, attribute: declaration.name)
-            }
         }
     }
 }

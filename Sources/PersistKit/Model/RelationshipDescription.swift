@@ -30,6 +30,9 @@ public struct RelationshipDescription: Sendable, Hashable {
     /// The inverse's index among the destination's relationships, once the model resolved it:
     /// changing a link finds the other side without looking it up by name.
     var inverseIndex: Int? { fields.values.inverseIndex }
+    /// The table the destination's rows live in: its own, or its inheritance tree's (where a
+    /// foreign key refers to them).
+    var destinationTableName: String { fields.values.destinationTableName ?? fields.values.destinationEntityName }
 
     /// The values, shared by every copy: a description is copied on each link changed, and
     /// copying its strings one by one cost more than the change itself.
@@ -37,10 +40,12 @@ public struct RelationshipDescription: Sendable, Hashable {
 
     init(name: String, destinationEntityName: String, kind: RelationshipKind, inverseName: String?,
          deleteRule: DeleteRule, minimumCount: Int?, maximumCount: Int?, index: Int,
-         storage: RelationshipStorage = .unresolved, originalName: String? = nil, inverseIndex: Int? = nil) {
+         storage: RelationshipStorage = .unresolved, originalName: String? = nil, inverseIndex: Int? = nil,
+         destinationTableName: String? = nil) {
         fields = Fields(Values(name: name, destinationEntityName: destinationEntityName, kind: kind, inverseName: inverseName,
                                deleteRule: deleteRule, minimumCount: minimumCount, maximumCount: maximumCount, index: index,
-                               originalName: originalName, storage: storage, inverseIndex: inverseIndex))
+                               originalName: originalName, storage: storage, inverseIndex: inverseIndex,
+                               destinationTableName: destinationTableName))
     }
 
     /// Two descriptions are equal when all their values are.
@@ -70,6 +75,7 @@ public struct RelationshipDescription: Sendable, Hashable {
         let originalName: String?
         let storage: RelationshipStorage
         let inverseIndex: Int?
+        let destinationTableName: String?
     }
 
     /// Whether a to-one must hold an object at save.

@@ -150,15 +150,18 @@ enum RelationshipResolver {
             }
             let owner = isOwner ? (entity.name, declaration.name) : (declaration.destinationName, inverse?.name ?? "")
             let ordered = isOwner ? declaration.kind == .orderedToMany : inverse?.kind == .orderedToMany
+            let ownerTable = isOwner ? entity.tableName : destination?.tableName ?? owner.0
+            let destinationTable = isOwner ? destination?.tableName ?? declaration.destinationName : entity.tableName
             storage = .joinTable(JoinTable(name: "_persistkit_join_\(owner.0)_\(owner.1)", ownerEntity: owner.0,
                                            destinationEntity: isOwner ? declaration.destinationName : entity.name,
+                                           ownerTable: ownerTable, destinationTable: destinationTable,
                                            isOrdered: ordered), isOwner: isOwner)
         }
         return RelationshipDescription(name: declaration.name, destinationEntityName: declaration.destinationName,
                                        kind: declaration.kind, inverseName: inverseName, deleteRule: declaration.deleteRule,
                                        minimumCount: declaration.minimumCount, maximumCount: declaration.maximumCount,
                                        index: index, storage: storage, originalName: declaration.originalName,
-                                       inverseIndex: inverseIndex)
+                                       inverseIndex: inverseIndex, destinationTableName: destination?.tableName)
     }
 
     /// The slot of the `index`th relationship's foreign key: after the attributes, in the order

@@ -107,7 +107,7 @@ extension ManagedObject {
             throw PersistError(.invalidRequest, "\(entity.name).\(key) is a to-one: it cannot hold \(objects.count) objects",
                                entity: entity.name, attribute: key, objectIDs: [objectID])
         }
-        if let stranger = objects.first(where: { $0.entity.name != relationship.destinationEntityName }) {
+        if let stranger = objects.first(where: { !$0.entity.isKind(of: relationship.destinationEntityName) }) {
             throw PersistError(.invalidRequest,
                 "\(entity.name).\(key) holds \(relationship.destinationEntityName) objects, not \(stranger.entity.name)",
                 entity: entity.name, attribute: key, objectIDs: [objectID, stranger.objectID])

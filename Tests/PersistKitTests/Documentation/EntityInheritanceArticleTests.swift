@@ -20,8 +20,14 @@ enum EntityInheritanceArticle {
         @Attribute var lives = 9
     }
 
+    final class Owner: ManagedObject {
+        @Attribute var name = ""
+        @Relationship(inverse: .none) var favorite: Animal?
+        @Relationship(inverse: .none, deleteRule: .cascade) var pets: Set<Animal>
+    }
+
     static func makeContainer(at url: URL) throws -> PersistentContainer {
-        let model = try ManagedObjectModel(entities: [Animal.self, Dog.self, Cat.self])
+        let model = try ManagedObjectModel(entities: [Animal.self, Dog.self, Cat.self, Owner.self])
         return try PersistentContainer(model: model, store: .sqlite(url))
     }
 
@@ -46,6 +52,21 @@ enum EntityInheritanceArticle {
         let light = try context.fetch(FetchRequest<Animal>(predicate: \.weight < 10))    // Dogs and Cats
         let dogs = try context.fetch(FetchRequest<Dog>(predicate: \.breed == "boxer"))
         return (light, dogs)
+    }
+
+    static func adopt(_ context: ManagedObjectContext) throws {
+        let animals = try context.fetch(FetchRequest<Animal>(sortBy: [FetchSortDescriptor(\.name)]))
+        let ann = Owner(context: context)
+        ann.name = "Ann"
+        ann.pets = Set(animals)
+        ann.favorite = animals.first    // Rex, a Dog
+        try context.save()
+    }
+
+    static func favoriteDog(_ context: ManagedObjectContext) throws -> Dog? {
+        let owners = try context.fetch(FetchRequest<Owner>(predicate: try FetchPredicate(format: "favorite.name == 'Rex'")))
+        if let dog = owners.first?.favorite as? Dog { print("\(dog.name) is a \(dog.breed)") }   // Rex is a boxer
+        return owners.first?.favorite as? Dog
     }
 
     static func onlyItsOwn(_ context: ManagedObjectContext) throws -> Int {
@@ -129,6 +150,16 @@ final class EntityInheritanceArticleTests: XCTestCase {
         (animals[0] as? EntityInheritanceArticle.Dog)?.weight = 30
         try fresh.save()
         XCTAssertEqual(try EntityInheritanceArticle.list(fresh), ["Tom", "Felix", "Rex"])
+
+        try EntityInheritanceArticle.adopt(context)
+        let other = container.newContext()
+        XCTAssertEqual(try EntityInheritanceArticle.favoriteDog(other)?.breed, "boxer")
+        // Deleting Ann deletes her pets (cascade).
+        let ann = try XCTUnwrap(other.fetch(FetchRequest<EntityInheritanceArticle.Owner>()).first)
+        XCTAssertEqual(ann.pets.count, 2)
+        other.delete(ann)
+        try other.save()
+        XCTAssertEqual(try other.count(for: FetchRequest<EntityInheritanceArticle.Animal>()), 0)
 
         let abstract = EntityInheritanceArticle.Animal(context: context)
         abstract.name = "nobody"

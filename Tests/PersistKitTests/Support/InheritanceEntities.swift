@@ -37,9 +37,25 @@ final class Truck: Vehicle {
     @Attribute var load = 0.0
 }
 
-/// An entity with a to-one to an entity of an inheritance tree, which models refuse until
-/// relationships in trees are supported.
+/// An entity outside the tree with one-way relationships into it: a to-one and a to-many to
+/// the abstract root (the to-many cascades), and an ordered to-many to a sub-entity that has
+/// one of its own.
 final class Keeper: ManagedObject {
     @Attribute var name = ""
     @Relationship(inverse: .none) var favorite: Animal?
+    @Relationship(inverse: .none, deleteRule: .cascade) var pets: Set<Animal>
+    @Relationship(inverse: .none) var queue: [Dog]
+}
+
+/// An entity outside the tree whose to-ones into it deny and cascade.
+final class Warden: ManagedObject {
+    @Attribute var name = ""
+    @Relationship(inverse: .none, deleteRule: .deny) var ward: Animal?
+    @Relationship(inverse: .none, deleteRule: .cascade) var charge: Dog?
+}
+
+/// A sub-entity declaring a relationship, which trees refuse until relationships declared in
+/// them are supported.
+final class Parrot: Animal {
+    @Relationship(inverse: .none) var perch: Keeper?
 }

@@ -64,6 +64,9 @@ extension ManagedObjectContext {
     /// Loads one relationship for every object; returns the distinct objects reached when asked.
     private func prefetch(_ relationship: RelationshipDescription, destination: EntityDescription,
                           for objects: [ManagedObject], collectingTargets: Bool) throws -> [ManagedObject] {
+        if destination.readsSubentities {
+            return try prefetchWithSubentities(relationship, destination: destination, for: objects, collectingTargets: collectingTargets)
+        }
         let index = relationship.index
         let keeper = RowKeeper()
         let lists: [ToManyContents]
@@ -115,6 +118,39 @@ extension ManagedObjectContext {
                 }
             }
             return rows
+        }
+    }
+
+    /// A relationship to an entity with sub-entities: its rows may be of any entity of the
+    /// subtree, each read as its own entity's object (``resolve(_:in:)-([Int64],_)``: one query
+    /// per entity of the subtree for all the objects), then left where a read leaves them.
+    private func prefetchWithSubentities(_ relationship: RelationshipDescription, destination: EntityDescription,
+                                         for objects: [ManagedObject], collectingTargets: Bool) throws -> [ManagedObject] {
+        let index = relationship.index
+        var references: [Int64] = []
+        switch relationship.storage {
+        case .unresolved:
+            return []
+        case .foreignKey(let slot, _):
+            for object in objects { if case .integer(let reference) = object.storage[slot] { references.append(reference) } }
+        case .joinTable(let table, isOwner: true):
+            let lists = try ownedLists(index, for: objects) { try self.store.links(in: table, owners: $0) }
+            for contents in lists { references += contents.references }
+        case .joinTable, .inverseForeignKey:
+            for object in objects { references += toManyContents(of: object, relationship: index)?.references ?? [] }
+        }
+        // Held until the objects' caches and lists hold them: the identity map does not retain.
+        let read = resolve(references, in: destination)
+        return withExtendedLifetime(read) {
+            var targets: [ManagedObject] = []
+            var reached = Set<ObjectIdentifier>()
+            for object in objects {
+                let related = relationship.kind == .toOne ? toOneObject(of: object, relationship: index).map { [$0] } ?? []
+                    : toManyObjects(of: object, relationship: index)
+                guard collectingTargets else { continue }
+                for target in related where reached.insert(ObjectIdentifier(target)).inserted { targets.append(target) }
+            }
+            return targets
         }
     }
 

@@ -74,7 +74,9 @@ extension ManagedObjectContext {
             for (position, entity) in path.entities.enumerated() {
                 // What this level reads: the next relationship, or the final key (nil: anything).
                 let read = position + 1 < path.hops.count ? path.hops[position + 1].name : path.finalKey
-                for (object, keys) in changed where object.entity === entity {
+                // A sub-entity's object is one of its parent's too.
+                for (object, keys) in changed where object.entity === entity
+                    || (object.entity.inheritance != nil && object.entity.isKind(of: entity.name)) {
                     if let read, let keys, !keys.contains(read) { continue }
                     guard let sources = walkBack(from: object, along: path, to: position) else { return nil }
                     for source in sources where seen.insert(ObjectIdentifier(source)).inserted { affected.append(source) }

@@ -77,8 +77,14 @@ extension ManagedObjectContext {
 
         mutating func objects(of entity: EntityDescription) -> [ManagedObject] {
             if let objects = objectsByEntity[ObjectIdentifier(entity)] { return objects }
-            let pending = context.pendingObjects(of: entity)
-            let objects = pending.inserted + pending.changedOrDeleted
+            // A relationship to a parent holds its sub-entities' objects: theirs count too.
+            let entities = entity.readsSubentities ? (entity.inheritance?.concreteEntityNames ?? []).compactMap(context.model.entity(named:))
+                : [entity]
+            var objects: [ManagedObject] = []
+            for entity in entities {
+                let pending = context.pendingObjects(of: entity)
+                objects += pending.inserted + pending.changedOrDeleted
+            }
             objectsByEntity[ObjectIdentifier(entity)] = objects
             return objects
         }

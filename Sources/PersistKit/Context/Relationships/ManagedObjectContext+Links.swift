@@ -13,7 +13,7 @@ extension ManagedObjectContext {
             return
         }
         // An object of another context, or deleted, is held by no list of this one.
-        guard linked || (member.managedObjectContext === self && member.entity.name == relationship.destinationEntityName) else { return }
+        guard linked || (member.managedObjectContext === self && member.entity.isKind(of: relationship.destinationEntityName)) else { return }
         switch relationship.storage {
         case .foreignKey:
             if linked {

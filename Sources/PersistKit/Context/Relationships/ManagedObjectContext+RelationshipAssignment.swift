@@ -75,7 +75,7 @@ extension ManagedObjectContext {
     private func targetProblem(_ object: ManagedObject, _ relationship: RelationshipDescription, _ target: ManagedObject) -> String? {
         // The message is made only for a problem: the checks run once per link.
         guard target.managedObjectContext !== self || target.deletedFlag
-                || target.entity.name != relationship.destinationEntityName else { return nil }
+                || !target.entity.isKind(of: relationship.destinationEntityName) else { return nil }
         let what = "\(object.entity.name).\(relationship.name)"
         if target.managedObjectContext !== self {
             return "\(what) was set to \(target.entity.name) \(target.objectID), which belongs to "

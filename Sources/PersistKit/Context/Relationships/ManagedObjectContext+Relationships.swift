@@ -30,11 +30,13 @@ extension ManagedObjectContext {
             return object
         }
         if let object = registry.object(of: entity, key: reference) { return object }
+        if entity.readsSubentities { return resolve([reference], in: entity).first }
         return (try? readObjects(entity: entity, keys: [reference]))?.first
     }
 
     /// The objects for references, in order, reading the missing ones in one query.
     func resolve(_ references: [Int64], in entity: EntityDescription) -> [ManagedObject] {
+        if entity.readsSubentities { return resolveWithSubentities(references, in: entity) }
         let held = registry.held(entity)
         let missing = references.filter { $0 > 0 && held?.byKey[$0] == nil }
         var read: [Int64: ManagedObject] = [:]
@@ -47,6 +49,34 @@ extension ManagedObjectContext {
         return references.compactMap { reference in
             if reference < 0 { return registry.insertedObject(temporaryKey: -reference) }
             return read[reference] ?? held?.byKey[reference] ?? registry.object(of: entity, key: reference)
+        }
+    }
+
+    /// ``resolve(_:in:)-([Int64],_)`` for a relationship to an entity with sub-entities: a key
+    /// may be a row of any of them (a tree's entities share their keys), and its object is
+    /// always of the row's own entity, registered under it from the start. The registered ones
+    /// are found by entity; the others are read with one query per entity of the subtree, each
+    /// of which finds only its own rows.
+    private func resolveWithSubentities(_ references: [Int64], in entity: EntityDescription) -> [ManagedObject] {
+        let concrete = (entity.inheritance?.concreteEntityNames ?? []).compactMap(model.entity(named:))
+        var found: [Int64: ManagedObject] = [:]
+        var missing: [Int64] = []
+        for reference in references where reference > 0 && found[reference] == nil {
+            if let object = concrete.lazy.compactMap({ self.registry.object(of: $0, key: reference) }).first {
+                found[reference] = object
+            } else {
+                missing.append(reference)
+            }
+        }
+        for candidate in concrete where !missing.isEmpty {
+            let objects = entityObjects(candidate)
+            try? store.read(candidate, keyList: missing) { key, version, decode in
+                found[key] = try materialize(key: key, version: version, decode, entity: candidate, objects: objects)
+            }
+            missing.removeAll { found[$0] != nil }
+        }
+        return references.compactMap { reference in
+            reference < 0 ? registry.insertedObject(temporaryKey: -reference) : found[reference]
         }
     }
 

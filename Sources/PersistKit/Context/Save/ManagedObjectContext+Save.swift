@@ -179,7 +179,11 @@ extension ManagedObjectContext {
     /// inserts has): they were never written, and reading them gives nil already.
     private func dropReferences(toDeletedIn pending: PendingSave, from plan: inout StoreWritePlan) {
         var deleted: [String: Set<Int64>] = [:]
-        for object in pending.deletes { deleted[object.entity.name, default: []].insert(object.objectID.key) }
+        for object in pending.deletes {
+            deleted[object.entity.name, default: []].insert(object.objectID.key)
+            // A relationship to a parent holds its sub-entities' objects: filed under each.
+            for ancestor in object.entity.inheritance?.ancestorNames ?? [] { deleted[ancestor, default: []].insert(object.objectID.key) }
+        }
         func gone(_ reference: Int64, _ entityName: String) -> Bool {
             reference < 0 ? !isPendingInsert(reference) : deleted[entityName]?.contains(reference) == true
         }

@@ -108,7 +108,7 @@ extension FetchPredicate {
                 references.append(.null)
                 continue
             }
-            guard object.entity.name == relationship.destinationEntityName else {
+            guard object.entity.isKind(of: relationship.destinationEntityName) else {
                 return FetchPredicate(node: .invalid(PersistError(.invalidPredicate,
                     "\(key) holds \(relationship.destinationEntityName) objects, not \(object.entity.name)", attribute: key)))
             }

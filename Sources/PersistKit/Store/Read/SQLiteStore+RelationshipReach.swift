@@ -4,7 +4,7 @@ extension SQLiteStore {
     func foreignKeys(in entity: EntityDescription, slot: Int, keys: [Int64]) throws -> [Int64] {
         guard !keys.isEmpty, slot < entity.columns.count else { return [] }
         let column = SQLName.quote(entity.columns[slot].name)
-        let sql = "SELECT \(column) FROM \(SQLName.quote(entity.name)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) "
+        let sql = "SELECT \(column) FROM \(SchemaSQL.source(of: entity)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) "
             + "IN (SELECT value FROM json_each(?)) AND \(column) IS NOT NULL"
         return try withReader { connection in
             let statement = try connection.cachedStatement(sql)

@@ -46,7 +46,7 @@ enum SchemaSQL {
         if case .foreignKey(let index) = column.role {
             // Deferred: a save inserts related rows in any order. SET NULL only matters for
             // `.noAction`: every other rule already changed the referencing rows.
-            definition += " REFERENCES \(SQLName.quote(entity.relationships[index].destinationEntityName))"
+            definition += " REFERENCES \(SQLName.quote(entity.relationships[index].destinationTableName))"
                 + "(\(SQLName.quote(primaryKey))) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED"
         }
         return definition
@@ -72,6 +72,16 @@ enum SchemaSQL {
         guard entity.inheritance != nil else { return SQLName.quote(entity.name) }
         return "(SELECT * FROM \(SQLName.quote(entity.tableName)) WHERE \(SQLName.quote(EntityInheritance.entityColumn)) = "
             + "\(SQLName.literal(entity.name))) AS \(SQLName.quote(entity.name))"
+    }
+
+    /// What a read through a relationship names as its destination's rows (the caller names
+    /// them with `AS`): those of the entity and of every entity below it, since a relationship
+    /// to a parent holds its sub-entities' objects too. A tree's root has them all: its whole
+    /// table.
+    static func rowsWithSubentities(of entity: EntityDescription) -> String {
+        guard let inheritance = entity.inheritance, inheritance.tableName != entity.name else { return SQLName.quote(entity.name) }
+        return "(SELECT * FROM \(SQLName.quote(entity.tableName)) WHERE \(SQLName.quote(EntityInheritance.entityColumn)) IN ("
+            + inheritance.concreteEntityNames.map(SQLName.literal).joined(separator: ", ") + "))"
     }
 
     /// The table writes go to: the entity's own, or its inheritance tree's.
@@ -104,9 +114,9 @@ enum SchemaSQL {
     /// `CREATE TABLE` for a join table, under `name` (the table's own by default).
     static func createTable(for table: JoinTable, named name: String? = nil) -> String {
         let owner = SQLName.quote(JoinTable.ownerColumn), destination = SQLName.quote(JoinTable.destinationColumn)
-        return "CREATE TABLE \(SQLName.quote(name ?? table.name)) (\(owner) INTEGER NOT NULL REFERENCES \(SQLName.quote(table.ownerEntity))(\(SQLName.quote(primaryKey)))"
+        return "CREATE TABLE \(SQLName.quote(name ?? table.name)) (\(owner) INTEGER NOT NULL REFERENCES \(SQLName.quote(table.ownerTable))(\(SQLName.quote(primaryKey)))"
             + " ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, \(destination) INTEGER NOT NULL REFERENCES "
-            + "\(SQLName.quote(table.destinationEntity))(\(SQLName.quote(primaryKey))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, "
+            + "\(SQLName.quote(table.destinationTable))(\(SQLName.quote(primaryKey))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, "
             + "\(SQLName.quote(JoinTable.positionColumn)) INTEGER, PRIMARY KEY (\(owner), \(destination))) WITHOUT ROWID"
     }
 

@@ -21,7 +21,11 @@ extension SQLiteStore {
     func danglingReferences(_ plan: StoreWritePlan, _ connection: SQLiteConnection) throws -> [DanglingReference] {
         guard !plan.deletes.isEmpty, model.hasRelationships else { return [] }
         var doomed: [String: [Int64]] = [:]
-        for delete in plan.deletes { doomed[delete.entity.name, default: []].append(delete.key) }
+        for delete in plan.deletes {
+            doomed[delete.entity.name, default: []].append(delete.key)
+            // A to-one to a parent may hold its sub-entities' rows: filed under each.
+            for ancestor in delete.entity.inheritance?.ancestorNames ?? [] { doomed[ancestor, default: []].append(delete.key) }
+        }
         var written: [String: Set<Int64>] = [:]
         for update in plan.updates { written[update.entity.name, default: []].insert(update.key) }
         for delete in plan.deletes { written[delete.entity.name, default: []].insert(delete.key) }
@@ -47,13 +51,23 @@ extension SQLiteStore {
         return found
     }
 
+    /// The keys a save deleted (`deleted`, by entity), filed also under each entity's
+    /// ancestors: a relationship to a parent holds its sub-entities' rows.
+    func deletedKeys(_ deleted: [String: [Int64]]) -> [String: Set<Int64>] {
+        var result: [String: Set<Int64>] = [:]
+        for (name, keys) in deleted {
+            result[name, default: []].formUnion(keys)
+            for ancestor in model.entity(named: name)?.inheritance?.ancestorNames ?? [] { result[ancestor, default: []].formUnion(keys) }
+        }
+        return result
+    }
+
     /// After the deletes: the references whose target is gone (SQLite set them NULL) get a new
     /// version and go into the save's change and history record. Returns their keys by entity.
     func recordClearedReferences(_ references: [DanglingReference], _ connection: SQLiteConnection,
                                  _ change: inout StoreChange, _ history: inout StoreHistoryChanges) throws -> [String: [Int64]] {
         guard !references.isEmpty else { return [:] }
-        var deleted: [String: Set<Int64>] = [:]
-        for (entity, keys) in change.deleted { deleted[entity] = Set(keys) }
+        let deleted = deletedKeys(change.deleted)
         // Each row's cleared slots: a row may lose several references, its neighbours others.
         var rows: [ObjectIdentifier: (entity: EntityDescription, slots: [Int64: Set<Int>])] = [:]
         // Only deletions that happened: one kept by the merge policy left its references be.

@@ -13,14 +13,15 @@ extension SQLiteStore {
             for entity in model.entities {
                 for column in entity.columns {
                     guard case .foreignKey(let index) = column.role,
-                          entity.relationships[index].destinationEntityName == entityName else { continue }
+                          model.entity(named: entityName)?.isKind(of: entity.relationships[index].destinationEntityName) == true
+                    else { continue }
                     let name = SQLName.quote(column.name)
-                    try connection.singleInt("UPDATE \(SQLName.quote(entity.name)) SET \(name) = NULL WHERE \(name) \(condition)", [list])
+                    try connection.singleInt("UPDATE \(SchemaSQL.table(of: entity)) SET \(name) = NULL WHERE \(name) \(condition)", [list])
                 }
                 for relationship in entity.relationships {
                     guard case .joinTable(let table, isOwner: true) = relationship.storage else { continue }
                     let ends = [(table.ownerEntity, JoinTable.ownerColumn), (table.destinationEntity, JoinTable.destinationColumn)]
-                    for (end, column) in ends where end == entityName {
+                    for (end, column) in ends where model.entity(named: entityName)?.isKind(of: end) == true {
                         try connection.singleInt("DELETE FROM \(SQLName.quote(table.name)) WHERE \(SQLName.quote(column)) \(condition)", [list])
                     }
                 }

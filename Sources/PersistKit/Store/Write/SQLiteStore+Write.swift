@@ -158,7 +158,7 @@ extension SQLiteStore {
     ///   link whose row this save deleted (`deleted`, by entity) went with it: a change.
     private func writeLinks(_ links: [StoreWritePlan.LinkChange], _ assigned: AssignedKeys, skipping discarded: Set<RowKey>,
                             deleted: [String: [Int64]], _ connection: SQLiteConnection) throws -> [StoreWritePlan.LinkChange] {
-        let deletedHere = deleted.mapValues(Set.init)
+        let deletedHere = deletedKeys(deleted)
         var written: [StoreWritePlan.LinkChange] = []
         written.reserveCapacity(links.count)
         let kept = discarded.isEmpty ? links : links.filter { !discarded.contains(RowKey($0.table.ownerEntity, $0.owner)) }
