@@ -51,14 +51,8 @@ final class EntityInheritanceGraphOracleTests: XCTestCase {
             case 0...3:
                 counter += 1
                 let name = "a\(counter)"
-                let animal: Animal
-                switch Int.random(in: 0..<3, using: &random) {
-                case 0: animal = Dog(context: context)
-                case 1: animal = Puppy(context: context)
-                default: animal = Cat(context: context)
-                }
-                animal.name = name
-                animal.weight = Double(Int.random(in: 0..<100, using: &random))
+                let animal = insertRandomAnimal(named: name, weight: Double(Int.random(in: 0..<100, using: &random)), into: context,
+                                                using: &random)
                 animals[name] = animal
                 graph.animals[name] = String(describing: type(of: animal))
             case 4:

@@ -36,14 +36,7 @@ final class EntityInheritanceOracleTests: XCTestCase {
                 counter += 1
                 let name = "a\(counter)"
                 let weight = Double(Int.random(in: 0..<100, using: &random))
-                let animal: Animal
-                switch Int.random(in: 0..<3, using: &random) {
-                case 0: animal = Dog(context: context)
-                case 1: animal = Puppy(context: context)
-                default: animal = Cat(context: context)
-                }
-                animal.name = name
-                animal.weight = weight
+                let animal = insertRandomAnimal(named: name, weight: weight, into: context, using: &random)
                 live[ObjectIdentifier(animal)] = (animal, Expected(entity: animal.objectID.entityName, name: name, weight: weight))
             case 4...5:
                 guard let key = live.keys.sorted(by: { live[$0]!.expected.name < live[$1]!.expected.name }).randomElement(using: &random),

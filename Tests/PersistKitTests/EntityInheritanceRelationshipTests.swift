@@ -12,14 +12,7 @@ final class EntityInheritanceRelationshipTests: XCTestCase {
 
     private func forEachStore(file: StaticString = #filePath, line: UInt = #line,
                               _ body: (PersistentContainer, StoreKind) throws -> Void) {
-        for kind in StoreKind.allCases {
-            let directory = TemporaryDirectory()
-            do {
-                try body(try makeContainer(kind, in: directory, entities: entities), kind)
-            } catch {
-                XCTFail("[\(kind)] \(error)", file: file, line: line)
-            }
-        }
+        PersistKitTests.forEachStore(entities: entities, file: file, line: line, body)
     }
 
     /// Rex (dog, 30), Bit (puppy, 3), Tom (cat, 4); Ann keeps Bit as favorite, Rex and Tom as

@@ -11,14 +11,7 @@ final class EntityInheritanceTests: XCTestCase {
 
     private func forEachStore(file: StaticString = #filePath, line: UInt = #line,
                               _ body: (PersistentContainer, StoreKind) throws -> Void) {
-        for kind in StoreKind.allCases {
-            let directory = TemporaryDirectory()
-            do {
-                try body(try makeContainer(kind, in: directory, entities: entities), kind)
-            } catch {
-                XCTFail("[\(kind)] \(error)", file: file, line: line)
-            }
-        }
+        PersistKitTests.forEachStore(entities: entities, file: file, line: line, body)
     }
 
     /// Rex (dog, 30), Tom (cat, 4), Bit (puppy, 3), Ada (dog, 25), Kit (cat, 5, 7 lives).

@@ -1,5 +1,20 @@
 import Foundation
+import PersistKitTestSupport
 @testable import PersistKit
+
+/// A new `Dog`, `Puppy` or `Cat`, picked at random, for the generated tests.
+func insertRandomAnimal(named name: String, weight: Double, into context: ManagedObjectContext,
+                        using random: inout SeededGenerator) -> Animal {
+    let animal: Animal
+    switch Int.random(in: 0..<3, using: &random) {
+    case 0: animal = Dog(context: context)
+    case 1: animal = Puppy(context: context)
+    default: animal = Cat(context: context)
+    }
+    animal.name = name
+    animal.weight = weight
+    return animal
+}
 
 /// An abstract entity with two concrete sub-entities, one of which has a sub-entity of its
 /// own, for the entity inheritance tests.

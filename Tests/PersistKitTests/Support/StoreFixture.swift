@@ -20,12 +20,12 @@ func makeContainer(_ kind: StoreKind, in directory: TemporaryDirectory,
 }
 
 /// Runs `body` once against a fresh SQLite file store and once against an in-memory store.
-func forEachStore(file: StaticString = #filePath, line: UInt = #line,
+func forEachStore(entities: [ManagedObject.Type] = standardEntities, file: StaticString = #filePath, line: UInt = #line,
                   _ body: (PersistentContainer, StoreKind) throws -> Void) {
     for kind in StoreKind.allCases {
         let directory = TemporaryDirectory()
         do {
-            try body(try makeContainer(kind, in: directory), kind)
+            try body(try makeContainer(kind, in: directory, entities: entities), kind)
         } catch {
             XCTFail("[\(kind)] \(error)", file: file, line: line)
         }
