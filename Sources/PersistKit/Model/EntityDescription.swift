@@ -150,6 +150,15 @@ public final class EntityDescription: @unchecked Sendable {
         self.name == name || inheritance?.ancestorNames.contains(name) == true
     }
 
+    /// What SQL reading through a relationship names as this entity's rows (the caller names
+    /// them with `AS`): its own and every entity's below it, since a relationship to a parent
+    /// holds its sub-entities' objects too. A tree's root has them all: its whole table.
+    var rowsWithSubentitiesSQL: String {
+        guard let inheritance, inheritance.tableName != name else { return SQLName.quote(name) }
+        return "(SELECT * FROM \(SQLName.quote(inheritance.tableName)) WHERE \(SQLName.quote(EntityInheritance.entityColumn)) IN ("
+            + inheritance.concreteEntityNames.map(SQLName.literal).joined(separator: ", ") + "))"
+    }
+
     /// The table the entity's rows live in: its own, or its inheritance tree's root's.
     var tableName: String { inheritance?.tableName ?? name }
 

@@ -193,9 +193,9 @@ enum PredicateSemantics {
         for (offset, hop) in hops.enumerated() {
             let name = alias(offset + 1)
             if offset == 0 {
-                tables = SchemaSQL.rowsWithSubentities(of: hop.destination) + " AS " + name
+                tables = hop.destination.rowsWithSubentitiesSQL + " AS " + name
             } else {
-                tables += " JOIN \(SchemaSQL.rowsWithSubentities(of: hop.destination)) AS \(name) ON \(name).\(primaryKey) = "
+                tables += " JOIN \(hop.destination.rowsWithSubentitiesSQL) AS \(name) ON \(name).\(primaryKey) = "
                     + "\(alias(offset)).\(SQLName.quote(hop.relationship.name))"
             }
         }

@@ -106,7 +106,7 @@ extension SQLiteStore {
             var referenced = Set<Int64>()
             for row in batch.rows { if case .integer(let key) = row[slot] { referenced.insert(key) } }
             guard !referenced.isEmpty else { continue }
-            let statement = try connection.prepare("SELECT \(SQLName.quote(SchemaSQL.primaryKey)) FROM \(SchemaSQL.rowsWithSubentities(of: destination)) "
+            let statement = try connection.prepare("SELECT \(SQLName.quote(SchemaSQL.primaryKey)) FROM \(destination.rowsWithSubentitiesSQL) "
                 + "WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN (SELECT value FROM json_each(?))")
             try statement.bind([Self.jsonArray(referenced.sorted())])
             var found = Set<Int64>()

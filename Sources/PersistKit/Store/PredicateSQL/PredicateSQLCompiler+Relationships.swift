@@ -14,7 +14,7 @@ extension PredicateSQLCompiler {
 
         init(_ hop: PredicateKey.Hop) throws {
             let primaryKey = SQLName.quote(SchemaSQL.primaryKey)
-            let destination = SchemaSQL.rowsWithSubentities(of: hop.destination)
+            let destination = hop.destination.rowsWithSubentitiesSQL
             switch hop.relationship.storage {
             case .inverseForeignKey(_, let slot, _) where slot < hop.destination.columns.count:
                 let foreignKey = "\"_d\"." + SQLName.quote(hop.destination.columns[slot].name)

@@ -74,16 +74,6 @@ enum SchemaSQL {
             + "\(SQLName.literal(entity.name))) AS \(SQLName.quote(entity.name))"
     }
 
-    /// What a read through a relationship names as its destination's rows (the caller names
-    /// them with `AS`): those of the entity and of every entity below it, since a relationship
-    /// to a parent holds its sub-entities' objects too. A tree's root has them all: its whole
-    /// table.
-    static func rowsWithSubentities(of entity: EntityDescription) -> String {
-        guard let inheritance = entity.inheritance, inheritance.tableName != entity.name else { return SQLName.quote(entity.name) }
-        return "(SELECT * FROM \(SQLName.quote(entity.tableName)) WHERE \(SQLName.quote(EntityInheritance.entityColumn)) IN ("
-            + inheritance.concreteEntityNames.map(SQLName.literal).joined(separator: ", ") + "))"
-    }
-
     /// The table writes go to: the entity's own, or its inheritance tree's.
     static func table(of entity: EntityDescription) -> String {
         SQLName.quote(entity.tableName)
