@@ -75,6 +75,12 @@ enum EntityInheritanceArticle {
         return try context.count(for: request)    // 0: Animal is abstract
     }
 
+    static func entityTests(_ context: ManagedObjectContext) throws -> (exact: [Animal], isA: [Animal]) {
+        let onlyDogs = try context.fetch(FetchRequest<Animal>(predicate: try FetchPredicate(format: "entity == %@", Dog.self)))
+        let dogsAndBelow = try context.fetch(FetchRequest<Animal>(predicate: FetchPredicate(#Predicate { $0 is Dog })))
+        return (onlyDogs, dogsAndBelow)
+    }
+
     static func list(_ context: ManagedObjectContext) throws -> [String] {
         let animals = FetchedResultsController(fetchRequest: FetchRequest<Animal>(sortBy: [FetchSortDescriptor(\.weight)]),
                                                context: context)
@@ -146,6 +152,9 @@ final class EntityInheritanceArticleTests: XCTestCase {
         XCTAssertEqual(dogs.map(\.name), ["Rex"])
         XCTAssertEqual(try EntityInheritanceArticle.onlyItsOwn(fresh), 0)
         XCTAssertEqual(animals[0].objectID.entityName, "Dog")
+        let (exact, isA) = try EntityInheritanceArticle.entityTests(fresh)
+        XCTAssertEqual(exact.map(\.name), ["Rex"])
+        XCTAssertEqual(isA.map(\.name), ["Rex"])
         // Tom weighs 0 and Rex 30 once Rex is weighed; Felix, inserted, joins between them.
         (animals[0] as? EntityInheritanceArticle.Dog)?.weight = 30
         try fresh.save()

@@ -73,6 +73,7 @@ struct PredicateFormatResolver {
                             _ options: StringComparisonOptions, _ rhs: PredicateFormatOperand,
                             _ position: Int) throws -> PredicateNode {
         if Self.comparesValues(lhs, rhs) { return try valueComparison(lhs, op, options, rhs, at: position) }
+        if let test = try entityTest(lhs, op, rhs, at: position) { return test }
         let left = try subject(lhs), right = try subject(rhs)
         let subject: Subject, value: PredicateFormatValue, flipped: Bool
         switch (left, right) {

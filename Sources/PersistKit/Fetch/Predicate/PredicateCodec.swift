@@ -122,6 +122,9 @@ enum PredicateCodec {
             case .variable(let variable): throw variable.unsubstitutedError
             case .relationship(let relationship):
                 throw PersistError(.invalidPredicate, "A condition on \(relationship.path) cannot be evaluated from columns", attribute: relationship.path)
+            case .entity(let test):
+                // The SQL compiler decides entity tests before encoding (see `decidingEntityTests(for:)`).
+                throw PersistError(.invalidPredicate, "A test of the entity (\(test.entityName)) cannot be evaluated from columns")
             }
         }
     }

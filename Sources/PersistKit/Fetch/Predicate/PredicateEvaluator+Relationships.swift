@@ -10,6 +10,7 @@ extension PredicateEvaluator {
 
     private static func compileLeaf(_ node: PredicateNode, entity: EntityDescription) throws -> Compiled {
         if case .relationship(let relationship) = node { return try compileRelationship(relationship, entity: entity) }
+        if case .entity(let test) = node { return .constant(test.passes(entity)) }
         if case .values(let lhs, let comparison, let rhs) = node {
             return .values(try compileValue(lhs, entity: entity), comparison, try compileValue(rhs, entity: entity))
         }

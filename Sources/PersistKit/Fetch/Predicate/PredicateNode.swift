@@ -38,6 +38,9 @@ indirect enum PredicateNode: Sendable {
     /// SQLite's (``PredicateSemantics/arithmetic(_:_:_:)``). A comparison of one plain key with
     /// a constant is always ``compare(attribute:_:_:)`` instead.
     case values(PredicateValue, ValueComparison, PredicateValue)
+    /// A test of the object's entity (``EntityTest``): decided per entity, when a request is
+    /// planned.
+    case entity(EntityTest)
 
     /// The deepest nesting of AND/OR groups accepted, counted as ``PredicateNesting`` does (a
     /// chain of one operator is one level however long; `NOT` does not count).
@@ -86,7 +89,7 @@ indirect enum PredicateNode: Sendable {
                 if PredicateKey.isPath(name) { return true }
             case .variable(let variable): if PredicateKey.isPath(variable.attribute) { return true }
             case .values(let lhs, _, let rhs): if (lhs.keys + rhs.keys).contains(where: PredicateKey.isPath) { return true }
-            case .constant, .invalid: break
+            case .constant, .invalid, .entity: break
             }
         }
         return false
@@ -112,7 +115,7 @@ indirect enum PredicateNode: Sendable {
         var stack: [PredicateNode] = [self]
         while let node = stack.popLast() {
             switch node {
-            case .constant, .invalid, .relationship: break
+            case .constant, .invalid, .relationship, .entity: break
             case .and(let nodes), .or(let nodes): stack.append(contentsOf: nodes.reversed())
             case .not(let inner): stack.append(inner)
             case .compare(let name, _, _), .text(let name, _, _, _), .inList(let name, _), .matches(let name, _):

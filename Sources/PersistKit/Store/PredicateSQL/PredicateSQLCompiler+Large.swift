@@ -59,6 +59,7 @@ extension PredicateSQLCompiler {
     /// `pk_predicate(?n, "_t1"."a", ...)`: a part reading the current scope's columns only
     /// (attributes, foreign keys, the primary key), evaluated by the in-memory evaluator.
     mutating func functionCall(_ node: PredicateNode) throws -> Fragment {
+        let node = node.decidingEntityTests(for: entity)
         var names: [String] = []
         var seen: Set<String> = []
         for name in node.attributeNamesInOrder where seen.insert(name).inserted { names.append(name) }

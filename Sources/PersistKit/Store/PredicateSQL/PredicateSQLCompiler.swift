@@ -122,6 +122,7 @@ struct PredicateSQLCompiler {
 
     /// `pk_predicate(?1, "a", "b", ...)`: the encoded predicate, then the columns it reads.
     private static func functionCall(_ node: PredicateNode, entity: EntityDescription) throws -> Compiled {
+        let node = node.decidingEntityTests(for: entity)
         var names: [String] = []
         var seen: Set<String> = []
         for name in node.attributeNamesInOrder where seen.insert(name).inserted {
@@ -151,6 +152,9 @@ struct PredicateSQLCompiler {
         switch node {
         case .constant(let value):
             return Fragment(sql: value ? "1" : "0", stack: 1, height: 1)
+        case .entity(let test):
+            // The rows read are of one entity (see `EntityTest`).
+            return Fragment(sql: test.passes(entity) ? "1" : "0", stack: 1, height: 1)
         case .and(let children):
             return try group(children, separator: " AND ")
         case .or(let children):
