@@ -74,6 +74,28 @@ final class EntityInheritanceResultsTests: XCTestCase {
         XCTAssertEqual(harness.problems, [])
     }
 
+    func testABatchedControllerMakesARowPlacedSinceAsItsClassOnceNothingHoldsIt() throws {
+        let directory = TemporaryDirectory()
+        let container = try PersistentContainer(model: try ManagedObjectModel(entities: entities),
+                                                store: .sqlite(directory.file("zoo.sqlite")))
+        let context = container.newContext()
+        var request = FetchRequest<Animal>(sortBy: [FetchSortDescriptor(\.name)])
+        request.fetchBatchSize = 2
+        let controller = FetchedResultsController(fetchRequest: request, context: context)
+        try controller.performFetch()
+        do {
+            // Saved by another context and merged: the row holds its key only.
+            let other = container.newContext()
+            animal(Puppy(context: other), "Bit", weight: 3)
+            animal(Cat(context: other), "Tom", weight: 4)
+            try other.save()
+            context.processPendingChanges()
+        }
+        // Nothing holds the merged objects any more: the context lets unchanged objects go.
+        XCTAssertEqual(controller.fetchedObjects.map { "\($0.name):\(type(of: $0))" }, ["Bit:Puppy", "Tom:Cat"])
+        XCTAssertEqual((0..<2).compactMap { controller.objectID(at: IndexPath(item: $0, section: 0))?.entityName }, ["Puppy", "Cat"])
+    }
+
     func testIncludesSubentitiesFalseLeavesThemOut() throws {
         let container = try PersistentContainer(model: try ManagedObjectModel(entities: entities), store: .inMemory)
         let context = container.newContext()

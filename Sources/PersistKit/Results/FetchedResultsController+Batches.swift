@@ -76,11 +76,19 @@ extension FetchedResultsController {
     private var rowEntity: EntityDescription { plan?.entity ?? ManagedObject.invalidEntity(for: Result.self) }
 
     /// The entity of the saved row `key`: for a request that reads sub-entities, the one its
-    /// rows were read as, or the one of the context's object for it (placed since).
+    /// rows were read as, else (a row placed since, by its object, which the row does not
+    /// hold) the one of the context's object for it, else the one the store's row names.
     private func rowEntity(key: Int64) -> EntityDescription {
         guard let plan, !plan.parts.isEmpty else { return rowEntity }
         if let entity = keyEntities[key] { return entity }
-        return plan.parts.lazy.map(\.entity).first { context.registeredObject(of: $0, key: key) != nil } ?? rowEntity
+        let entities = plan.parts.map(\.entity)
+        var found = entities.first { context.registeredObject(of: $0, key: key) != nil }
+        if found == nil, let name = try? context.store.entityName(ofKey: key, in: plan.entity) {
+            found = entities.first { $0.name == name }
+        }
+        guard let found else { return rowEntity }
+        keyEntities[key] = found
+        return found
     }
 
     /// The object that was in an old row, for a delegate told of its deletion.
