@@ -16,9 +16,12 @@ extension SQLValue {
         }
     }
 
-    /// Byte equality of two strings: lengths first, then one memcmp of their UTF-8.
+    /// Byte equality of two strings: the same representation (one buffer, or the same small
+    /// string: a snapshot and its copy share their strings) first, then lengths, then one
+    /// memcmp of their UTF-8.
     @inline(__always)
     static func bytesEqual(_ x: String, _ y: String) -> Bool {
+        if unsafeBitCast(x, to: (UInt64, UInt64).self) == unsafeBitCast(y, to: (UInt64, UInt64).self) { return true }
         guard x.utf8.count == y.utf8.count else { return false }
         var x = x, y = y
         return x.withUTF8 { a in

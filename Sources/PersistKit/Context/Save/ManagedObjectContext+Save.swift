@@ -494,7 +494,18 @@ extension ManagedObjectContext {
 
     func changedSlots(of object: ManagedObject) -> [Int] {
         guard let committed = object.committedStorage else { return [] }
-        return object.storage.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) }
+        let storage = object.storage
+        // One allocation (a filter grows its result step by step), and no copy of the values.
+        var slots: [Int] = []
+        slots.reserveCapacity(storage.count)
+        committed.withUnsafeBufferPointer { committed in
+            storage.withUnsafeBufferPointer { storage in
+                for slot in storage.indices where slot >= committed.count || !SQLValue.identical(committed[slot], storage[slot]) {
+                    slots.append(slot)
+                }
+            }
+        }
+        return slots
     }
 
     func changedKeyNames(of object: ManagedObject) -> [String] {

@@ -45,12 +45,15 @@ extension StoreHistoryChanges {
         if plan.links.isEmpty && plan.listPartners.isEmpty {
             // Each object is updated once: group by changed slots directly (runs of updates
             // changing the same slots, the usual case, join the previous group at once).
-            var previous: (update: StoreWritePlan.Update, group: Int)?
-            for update in plan.updates {
-                if let previous, previous.update.entity === update.entity, previous.update.slots == update.slots {
-                    groups.list[previous.group].keys.append(update.key)
+            // The previous update by index: holding a copy of it retained and released its arrays.
+            var previous: (index: Int, group: Int)?
+            for index in plan.updates.indices {
+                if let (last, group) = previous, plan.updates[last].entity === plan.updates[index].entity,
+                   plan.updates[last].slots == plan.updates[index].slots {
+                    groups.list[group].keys.append(plan.updates[index].key)
                 } else {
-                    previous = (update, groups.add(update.key, entity: update.entity, slots: SlotSet(update.slots)))
+                    previous = (index, groups.add(plan.updates[index].key, entity: plan.updates[index].entity,
+                                                  slots: SlotSet(plan.updates[index].slots)))
                 }
             }
         } else {

@@ -257,30 +257,55 @@ extension SQLiteStore {
     private func updateRows(_ plan: StoreWritePlan, _ assigned: AssignedKeys, _ connection: SQLiteConnection,
                             _ change: inout StoreChange, _ result: inout StoreWriteResult) throws -> [Conflict] {
         var conflicts: [Conflict] = []
-        // Rows changing the same columns share one statement: found once per column set.
+        // Rows changing the same columns share one statement: found once per column set, and
+        // not looked up at all for a run of updates changing the same columns as the last.
         var statements: [StatementKey: SQLiteStatement] = [:]
+        var last: (entity: EntityDescription, slots: [Int], statement: SQLiteStatement)?
+        // The keys written, gathered per run of one entity and filed under its name once.
+        var writtenEntity: EntityDescription?
+        var writtenKeys: [Int64] = []
+        func fileWrittenKeys() {
+            guard let entity = writtenEntity, !writtenKeys.isEmpty else { return }
+            change.updated[entity.name, default: []].append(contentsOf: writtenKeys)
+            writtenKeys.removeAll(keepingCapacity: true)
+        }
         for update in plan.updates {
-            let key = StatementKey.update(ObjectIdentifier(update.entity), SlotSet(update.slots), true)
             let statement: SQLiteStatement
-            if let known = statements[key] {
-                statement = known
+            if let last, last.entity === update.entity, last.slots == update.slots {
+                statement = last.statement
                 statement.reset()
             } else {
-                statement = try connection.cachedStatement(cachedSQL(key) {
-                    SchemaSQL.update(for: update.entity, slots: update.slots, checkVersion: true)
-                })
-                statements[key] = statement
+                let key = StatementKey.update(ObjectIdentifier(update.entity), SlotSet(update.slots), true)
+                if let known = statements[key] {
+                    statement = known
+                    statement.reset()
+                } else {
+                    statement = try connection.cachedStatement(cachedSQL(key) {
+                        SchemaSQL.update(for: update.entity, slots: update.slots, checkVersion: true)
+                    })
+                    statements[key] = statement
+                }
+                last = (update.entity, update.slots, statement)
             }
             let next = try bindValues(of: update, slots: update.slots, to: statement, assigned)
             statement.bind(update.key, at: next)
             statement.bind(update.version, at: next + 1)
             try statement.run()
             if connection.changes == 1 {
-                change.updated[update.entity.name, default: []].append(update.key)
-            } else if let conflict = try settle(update, plan.resolution, assigned, connection, &change, &result) {
-                conflicts.append(conflict)
+                if writtenEntity !== update.entity {
+                    fileWrittenKeys()
+                    writtenEntity = update.entity
+                }
+                writtenKeys.append(update.key)
+            } else {
+                // Settling may file the key itself: the keys before it go first, in order.
+                fileWrittenKeys()
+                if let conflict = try settle(update, plan.resolution, assigned, connection, &change, &result) {
+                    conflicts.append(conflict)
+                }
             }
         }
+        fileWrittenKeys()
         return conflicts
     }
 
