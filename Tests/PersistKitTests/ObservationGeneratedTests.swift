@@ -8,6 +8,17 @@ import XCTest
 /// inserts, deletes, saves, rollbacks, refreshes, another context's saves merged) with random
 /// tracked reads before each: the tracking's onChange fires exactly when one of the
 /// (object, key) pairs it read changed value, once.
+///
+/// The rule ("every change fires once"), as Swift's `@Observable` keeps it: a tracking fires
+/// once, at the first change, when a key it read comes to read differently through the
+/// context during the operation; a change and a change back within one operation still fire
+/// (`willSet` came at the first). It stays quiet when nothing it read ever reads differently:
+/// a value set equal to the one held (`@Observable` skips those since Swift 6.2), or a change
+/// in the store that this context's unsaved changes hide (another context moves a task
+/// changed here: the task stays in its list here, and neither project's list changes; seeds
+/// 1616983738450874679 and 1806488512245200531 found it). No operation below changes a key
+/// and changes it back, so "read differently during" is "reads differently after", which
+/// is what the test compares.
 final class ObservationGeneratedTests: XCTestCase {
     /// One key of one object, read as a comparable description.
     private struct TrackedKey {

@@ -237,6 +237,58 @@ final class ObservationTests: XCTestCase {
         XCTAssertEqual(list.count, 1)
     }
 
+    /// Seeds 1616983738450874679 and 1806488512245200531 of `ObservationGeneratedTests`: another
+    /// context moves a task this context has changed (its title, or its project to where the
+    /// other moves it too). This context keeps its own version of the task, so neither
+    /// project's list reads differently here, and neither tracking may fire; a move of a task
+    /// unchanged here changes both lists, and both fire.
+    func testAListChangeHiddenByAnUnsavedChangeDoesNotFireWhenMerged() throws {
+        let f = try fixture()
+        let other = f.container.newContext()
+        let office = GProject(context: other)
+        office.name = "Office"
+        try other.save()
+        f.context.processPendingChanges()
+        let ours = try XCTUnwrap(f.context.fetch(FetchRequest<GProject>(predicate: \.name == "Office")).first)
+        XCTAssertEqual(ours.tasks.count, 0)
+        f.tasks[0].title = "renamed"                          // changed here: "a" stays Home's
+        let homeList = tracking { _ = f.project.tasks }
+        let officeList = tracking { _ = ours.tasks }
+        let theirs = try other.fetch(FetchRequest<GTask>(sortBy: [FetchSortDescriptor(\.title)]))
+        theirs[0].project = office
+        try other.save()
+        f.context.processPendingChanges()
+        XCTAssertEqual(f.tasks[0].project, f.project)
+        XCTAssertEqual(Set(f.project.tasks), Set(f.tasks))
+        XCTAssertEqual(ours.tasks.count, 0)
+        XCTAssertEqual(homeList.count, 0)
+        XCTAssertEqual(officeList.count, 0)
+
+        f.tasks[1].project = ours                             // moved here, unsaved
+        let movedHome = tracking { _ = f.project.tasks }
+        let movedOffice = tracking { _ = ours.tasks }
+        theirs[1].project = office                            // and there, the same way
+        try other.save()
+        f.context.processPendingChanges()
+        XCTAssertEqual(f.project.tasks, [f.tasks[0]])
+        XCTAssertEqual(ours.tasks, [f.tasks[1]])
+        XCTAssertEqual(movedHome.count, 0)
+        XCTAssertEqual(movedOffice.count, 0)
+
+        let third = GTask(context: other)                     // a task this context never held
+        third.title = "c"
+        third.project = office
+        try other.save()
+        let seen = tracking { _ = ours.tasks }
+        let untouched = tracking { _ = f.project.tasks }
+        theirs[0].project = nil
+        try other.save()
+        f.context.processPendingChanges()
+        XCTAssertEqual(seen.count, 1)                          // "c" arrived
+        XCTAssertEqual(ours.tasks.map(\.title).sorted(), ["b", "c"])
+        XCTAssertEqual(untouched.count, 0)                     // "a" is still changed here
+    }
+
     // MARK: Contexts
 
     func testAContextThatIsNotObservableRegistersNothing() throws {

@@ -18,4 +18,29 @@ extension ManagedObjectContext {
         guard let partner, partner.isObserved else { return }
         partner.announceChange(SlotSet([partner.entity.columns.count + index]))
     }
+
+    /// The loaded lists of an observed object, by relationship index: what its trackings read
+    /// last, since a read keeps the list it computes, and every change since was announced.
+    /// Taken before a change that may leave a list as it was, for
+    /// `announceListChanges(of:relationships:from:)`; empty for an object nobody observes.
+    func readLists(of object: ManagedObject) -> [Int: [Int64]] {
+        guard object.isObserved, let related = object.related else { return [:] }
+        return related.toMany.mapValues(\.references)
+    }
+
+    /// Announces each to-many among `indices` of an observed object whose list reads
+    /// differently now than `lists` (from `readLists(of:)`; a list not loaded then is
+    /// announced, having nothing to compare with). A tracking fires when what it read changes,
+    /// not when a change elsewhere leaves it as it was (as `@Observable` skips a value set
+    /// equal). Only observed objects pay for the comparison (their lists are read again).
+    func announceListChanges(of object: ManagedObject, relationships indices: some Sequence<Int>, from lists: [Int: [Int64]]) {
+        guard object.isObserved else { return }
+        for index in indices {
+            if let old = lists[index], let new = toManyContents(of: object, relationship: index)?.references,
+               object.entity.relationships[index].kind == .orderedToMany ? old == new : Set(old) == Set(new) {
+                continue
+            }
+            object.announceChange(SlotSet([object.entity.columns.count + index]))
+        }
+    }
 }

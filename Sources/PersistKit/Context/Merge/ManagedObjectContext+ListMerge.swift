@@ -5,8 +5,12 @@
 extension ManagedObjectContext {
     /// Reports the held objects whose lists other contexts changed under the relationships'
     /// names, and lets lists derived from the store be read again.
+    /// Observation hears only the lists that read differently now: this context's unsaved
+    /// changes may hide the store's (a task moved elsewhere that was changed here stays in
+    /// its list here).
     func noteMergedListChanges(_ changes: [StoreChange]) {
         var changedAny = false
+        var observed: [(object: ManagedObject, slots: SlotSet, lists: [Int: [Int64]])] = []
         for change in changes where change.origin != contextIdentity {
             for (entityName, groups) in change.listChanges {
                 guard let entity = model.entity(named: entityName), let objects = registry.held(entity) else { continue }
@@ -16,14 +20,17 @@ extension ManagedObjectContext {
                     changedAny = true
                     for key in group.objects {
                         guard let object = objects.byKey[key], !object.deletedFlag else { continue }
+                        if object.isObserved { observed.append((object, slots, readLists(of: object))) }
                         forgetStoredLists(of: object, slots: slots)
-                        object.announceChange(slots)
                         pendingNotice.queueUpdate(object, slots: slots)
                     }
                 }
             }
         }
         if changedAny { graph.advance() }
+        for (object, slots, lists) in observed {
+            announceListChanges(of: object, relationships: slots.slots.map { $0 - object.entity.columns.count }, from: lists)
+        }
     }
 
     /// The virtual slots of the to-many relationships among `names`.
