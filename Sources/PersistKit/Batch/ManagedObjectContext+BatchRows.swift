@@ -130,7 +130,7 @@ extension ManagedObjectContext {
             result.rowForEach = rows.indices.map { position[winner[$0]] ?? 0 }
         }
         result.insert.requestIndex = requested
-        for slots in entity.uniquenessSlots where !slots.isEmpty {
+        for (constraint, slots) in entity.uniquenessSlots.enumerated() where !slots.isEmpty {
             var byKey: [UniquenessKey: Int] = [:]
             var lookups: [SQLValue] = []
             for (index, row) in result.insert.rows.enumerated() {
@@ -140,12 +140,15 @@ extension ManagedObjectContext {
                 lookups += key.values
             }
             var collision: PersistError?
-            try store.forEachRow(of: entity, holding: lookups, at: slots) { storedKey, values in
+            try store.forEachRow(of: entity, constraint: constraint, holding: lookups) { storedKey, values, storedEntity in
                 guard collision == nil, let index = byKey[values] else { return }
-                if upsert, result.insert.replacing[index] == nil || result.insert.replacing[index] == storedKey {
+                // A row of another entity of the tree (a parent's constraint spans it) is never replaced.
+                let sameEntity = storedEntity == nil || storedEntity == entity.name
+                if upsert, sameEntity, result.insert.replacing[index] == nil || result.insert.replacing[index] == storedKey {
                     result.insert.replacing[index] = storedKey
                 } else {
-                    collision = batchCollision(entity, slots, result.insert.rows[index], requested[index], "\(entity.name) \(storedKey)")
+                    collision = batchCollision(entity, slots, result.insert.rows[index], requested[index],
+                                               "\(storedEntity ?? entity.name) \(storedKey)")
                 }
             }
             if let collision { throw collision }

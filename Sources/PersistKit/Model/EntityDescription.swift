@@ -159,6 +159,13 @@ public final class EntityDescription: @unchecked Sendable {
             + inheritance.concreteEntityNames.map(SQLName.literal).joined(separator: ", ") + "))"
     }
 
+    /// The entity whose objects (with its sub-entities') the `constraint`th uniqueness constraint
+    /// spans: this one, or in a tree the ancestor that declares it (see
+    /// `EntityInheritance.uniquenessScopes`).
+    func uniquenessScope(_ constraint: Int) -> String {
+        inheritance?.uniquenessScopes[constraint] ?? name
+    }
+
     /// The table the entity's rows live in: its own, or its inheritance tree's root's.
     var tableName: String { inheritance?.tableName ?? name }
 
@@ -244,8 +251,9 @@ public final class EntityDescription: @unchecked Sendable {
         return entity
     }
 
-    /// The same entity in an inheritance tree of a model (or out of any, with nil).
-    func placed(superentityName: String?, inheritance: EntityInheritance?) -> EntityDescription {
+    /// The same entity in an inheritance tree of a model (or out of any, with nil), with the
+    /// uniqueness constraints it has there (its parent's, then its own).
+    func placed(superentityName: String?, inheritance: EntityInheritance?, uniquenessConstraints: [[String]]) -> EntityDescription {
         let entity = EntityDescription(name: name, objectClass: objectClass, isClassBacked: isClassBacked, attributes: attributes,
                                        valueTypes: valueTypes, uniquenessConstraints: uniquenessConstraints,
                                        declaredRelationships: declaredRelationships, relationships: relationships,

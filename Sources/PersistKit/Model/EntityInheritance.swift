@@ -22,6 +22,22 @@ struct EntityInheritance: Sendable {
     /// The table's columns after `_pk` and `_version` (every entity's, sub-entities' nullable),
     /// without `_entity`. Only the root's placement needs them; others hold the same.
     let tableColumns: [StoredColumn]
+    /// For each of this entity's uniqueness constraints (its parent's first, in their order, then
+    /// its own), the entity that declares it highest in the tree: the values must be unique
+    /// among that entity's objects and its sub-entities' (all the tree's, for the root's).
+    let uniquenessScopes: [String]
+    /// Every uniqueness constraint of the tree, once, with the rows it spans: one unique index
+    /// each on the tree's table. Only the root's placement needs them; others hold the same.
+    let treeConstraints: [ScopedConstraint]
+
+    /// A uniqueness constraint of a tree: declared (highest) by `scope`, the `index`th of its
+    /// constraints, spanning the rows of `entityNames` (nil: the whole table, for the root's).
+    struct ScopedConstraint: Sendable, Equatable {
+        let scope: String
+        let index: Int
+        let keys: [String]
+        let entityNames: [String]?
+    }
 
     /// The entities with their inheritance placed: each class-backed entity whose superclass
     /// (the nearest one that is an entity of the model) is in the model becomes its sub-entity;
@@ -64,8 +80,21 @@ struct EntityInheritance: Sendable {
             [name] + (children[name] ?? []).flatMap(subtree)
         }
         var tableColumns: [String: [StoredColumn]] = [:]
+        var constraints: [String: (keys: [[String]], scopes: [String])] = [:]
+        var treeConstraints: [String: [ScopedConstraint]] = [:]
         for entity in entities where parents[entity.name] == nil && children[entity.name] != nil {
             tableColumns[entity.name] = try columns(ofTreeAt: entity, byName: byName, parents: parents, subtree: subtree(of: entity.name))
+            for name in subtree(of: entity.name) {
+                guard let member = byName[name] else { continue }
+                let inherited = parents[name].flatMap { constraints[$0] } ?? ([], [])
+                let own = member.uniquenessConstraints.filter { keys in !inherited.keys.contains { sameKeys($0, keys) } }
+                constraints[name] = (inherited.keys + own, inherited.scopes + own.map { _ in name })
+                let concrete = subtree(of: name).filter { byName[$0]?.isAbstract == false }
+                treeConstraints[entity.name, default: []] += own.enumerated().map { offset, keys in
+                    ScopedConstraint(scope: name, index: inherited.keys.count + offset, keys: keys,
+                                     entityNames: name == entity.name ? nil : concrete)
+                }
+            }
         }
         return try entities.map { entity in
             let inTree = parents[entity.name] != nil || children[entity.name] != nil
@@ -79,13 +108,21 @@ struct EntityInheritance: Sendable {
             }
             try checkSupported(entity, byName: byName, parents: parents, children: children)
             let tree = root(of: entity.name)
+            let unique = constraints[entity.name] ?? ([], [])
             let inheritance = EntityInheritance(
                 tableName: tree, subentityNames: children[entity.name] ?? [],
                 ancestorNames: Array(sequence(first: entity.name) { parents[$0] }.dropFirst()),
                 concreteEntityNames: subtree(of: entity.name).filter { byName[$0]?.isAbstract == false },
-                tableColumns: tableColumns[tree] ?? [])
-            return entity.placed(superentityName: parents[entity.name], inheritance: inheritance)
+                tableColumns: tableColumns[tree] ?? [], uniquenessScopes: unique.scopes,
+                treeConstraints: treeConstraints[tree] ?? [])
+            return entity.placed(superentityName: parents[entity.name], inheritance: inheritance, uniquenessConstraints: unique.keys)
         }
+    }
+
+    /// Whether two constraints name the same keys (in any order; without case, as SQLite
+    /// compares names).
+    private static func sameKeys(_ a: [String], _ b: [String]) -> Bool {
+        a.map { $0.lowercased() }.sorted() == b.map { $0.lowercased() }.sorted()
     }
 
     /// The tree's table columns: the root's, then each sub-entity's own (those after its
@@ -133,7 +170,6 @@ struct EntityInheritance: Sendable {
         // Relationships to a tree from entities outside any tree are stored as any others; those
         // declared in a tree (and so every inverse of one to a tree) are not yet.
         if !entity.declaredRelationships.isEmpty { throw refuse("relationships (\(entity.name).\(entity.declaredRelationships[0].name))") }
-        if !entity.uniquenessConstraints.isEmpty { throw refuse("uniqueness constraints") }
         if let external = entity.attributes.first(where: \.allowsExternalStorage) {
             throw refuse("external storage (\(entity.name).\(external.name))")
         }

@@ -177,3 +177,54 @@ final class EntityInheritanceArticleTests: XCTestCase {
         }
     }
 }
+
+/// The article's uniqueness in a tree: a root's constraint spans every entity, a sub-entity's
+/// its own objects and its sub-entities'.
+enum EntityInheritanceUniquenessArticle {
+    class Member: ManagedObject {
+        override class var isAbstractEntity: Bool { true }
+        @Attribute(.unique) var tag = ""    // unique across Players, Captains and Coaches
+        @Attribute var name = ""
+    }
+
+    class Player: Member {
+        override class var uniquenessConstraints: [[String]] { [["name"]] }   // unique among Players and Captains
+    }
+
+    final class Captain: Player {}
+
+    final class Coach: Member {}
+
+    /// The second save fails: the Captain is left unsaved.
+    static func save(_ context: ManagedObjectContext) throws {
+        let ann = Player(context: context)
+        ann.tag = "A"
+        ann.name = "Ann"
+        let bob = Coach(context: context)
+        bob.tag = "B"
+        bob.name = "Ann"        // a Coach may share a Player's name
+        try context.save()
+
+        let cid = Captain(context: context)
+        cid.tag = "A"
+        cid.name = "Cid"
+        do {
+            try context.save()
+        } catch let error as PersistError {
+            print(error.message)    // Captain.tag "A" is already used by Player 1
+        }
+    }
+}
+
+final class EntityInheritanceUniquenessArticleTests: XCTestCase {
+    func testTheArticlesUniquenessRuns() throws {
+        typealias Article = EntityInheritanceUniquenessArticle
+        let directory = TemporaryDirectory()
+        let model = try ManagedObjectModel(entities: [Article.Member.self, Article.Player.self, Article.Captain.self, Article.Coach.self])
+        let context = try PersistentContainer(model: model, store: .sqlite(directory.file("members.sqlite"))).newContext()
+        try Article.save(context)
+        XCTAssertEqual(context.insertedObjects.map { "\(type(of: $0))" }, ["Captain"], "the second save failed")
+        context.rollback()
+        XCTAssertEqual(try context.count(for: FetchRequest<Article.Member>()), 2)
+    }
+}

@@ -74,3 +74,43 @@ final class Warden: ManagedObject {
 final class Parrot: Animal {
     @Relationship(inverse: .none) var perch: Keeper?
 }
+
+/// An abstract root with a uniqueness constraint, which spans the whole tree: no two members,
+/// whatever their entity, share a tag.
+class Member: ManagedObject {
+    override class var isAbstractEntity: Bool { true }
+    @Attribute(.unique) var tag = ""
+    @Attribute var name = ""
+    @Attribute var score = 0
+}
+
+/// A sub-entity adding a constraint of its own: a name is unique among Players (Captains
+/// included), not among Coaches.
+class Player: Member {
+    override class var uniquenessConstraints: [[String]] { [["name"]] }
+    @Attribute var position: String?
+}
+
+/// A sub-entity of ``Player``: bound by both constraints.
+final class Captain: Player {
+    @Attribute var armband = true
+}
+
+/// A sub-entity bound by its parent's constraint only.
+final class Coach: Member {
+    @Attribute var license = ""
+}
+
+/// The model of the uniqueness-in-a-tree tests: the ``Member`` tree and a plain entity.
+let memberTreeEntities: [ManagedObject.Type] = [Member.self, Player.self, Captain.self, Coach.self, TestTask.self]
+
+/// A new member of the given concrete entity (`Player`, `Captain` or `Coach`).
+@discardableResult
+func insertMember(_ kind: Member.Type, tag: String, name: String, score: Int = 0, into context: ManagedObjectContext) -> Member {
+    let member: Member
+    if kind == Captain.self { member = Captain(context: context) } else if kind == Coach.self { member = Coach(context: context) } else { member = Player(context: context) }
+    member.tag = tag
+    member.name = name
+    member.score = score
+    return member
+}

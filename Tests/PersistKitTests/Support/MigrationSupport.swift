@@ -103,10 +103,16 @@ func schemaSignature(_ container: PersistentContainer) throws -> [String] {
             guard case .text(let column) = row[0] else { continue }
             lines.append("\(table).\(column) \(row[1]) notnull=\(row[2]) pk=\(row[3]) \(referenced[column] ?? "")")
         }
-        for row in try rows(container, "SELECT name, \"unique\" FROM pragma_index_list('\(table)') WHERE origin = 'c'") {
+        for row in try rows(container, "SELECT l.name, l.\"unique\", l.partial, m.sql FROM pragma_index_list('\(table)') AS l "
+                                       + "JOIN sqlite_master AS m ON m.name = l.name WHERE l.origin = 'c'") {
             guard case .text(let index) = row[0] else { continue }
             let columns = try rows(container, "SELECT name FROM pragma_index_info('\(index)') ORDER BY seqno").map { "\($0[0])" }
-            lines.append("index \(index) on \(table) unique=\(row[1]) (\(columns.joined(separator: ", ")))")
+            // A partial index's rows: the condition after its columns.
+            var condition = ""
+            if row[2] == .integer(1), case .text(let sql) = row[3], let start = sql.range(of: ") WHERE ", options: .backwards) {
+                condition = " where " + sql[start.upperBound...]
+            }
+            lines.append("index \(index) on \(table) unique=\(row[1]) (\(columns.joined(separator: ", ")))" + condition)
         }
     }
     return lines.sorted()

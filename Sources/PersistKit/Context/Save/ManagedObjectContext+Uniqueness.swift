@@ -16,9 +16,7 @@ extension ManagedObjectContext {
     func checkUniqueness(_ pending: PendingSave) throws {
         var violations: [UniquenessViolation] = []
         for group in constrainedGroups(pending) {
-            for slots in group.entity.uniquenessSlots where !slots.isEmpty {
-                violations += try uniquenessViolations(group, slots: slots)
-            }
+            violations += try uniquenessViolations(group)
         }
         guard let first = violations.first else { return }
         var involved: [ObjectID] = []
@@ -34,50 +32,88 @@ extension ManagedObjectContext {
                            objectIDs: involved, problems: problems)
     }
 
-    /// A save's objects of one entity that has uniqueness constraints.
+    /// A save's objects under one uniqueness constraint: one entity's, or in an inheritance
+    /// tree those of every entity the constraint spans (the entity that declares it and its
+    /// sub-entities, which number it alike and keep its keys in the same slots).
     private struct ConstrainedGroup {
+        /// The first object's entity: the constraint's numbering, slots and stored rows.
         let entity: EntityDescription
+        let constraint: Int
+        /// Whether the constraint spans objects of several entities (a parent's, in a tree).
+        let spansEntities: Bool
         var inserts: [ManagedObject] = []
         /// Updated objects, each with the slots it changes.
         var updates: [(object: ManagedObject, changed: Set<Int>)] = []
         var deletedKeys = Set<Int64>()
+
+        var slots: [Int] { entity.uniquenessSlots[constraint] }
     }
 
-    /// The save's objects of constrained entities, by entity, in the order first met.
+    /// A constraint among the rows it spans: its scope entity's name and its number there.
+    private struct ConstraintScope: Hashable {
+        let scope: String
+        let constraint: Int
+    }
+
+    /// The save's objects of constrained entities, by constraint, in the order first met.
+    ///
+    /// Under merge policy `.objectTrump` inserts are left out, but for a constraint that spans
+    /// several entities: an insert colliding with an object of another entity cannot update it
+    /// (a Dog cannot take a Cat's row), so that collision is still an error.
     private func constrainedGroups(_ pending: PendingSave) -> [ConstrainedGroup] {
         var groups: [ConstrainedGroup] = []
-        var positions: [ObjectIdentifier: Int] = [:]
-        var last: (entity: EntityDescription, position: Int?)?
-        // The group of an entity; nil when it has no constraint. Objects come in runs of one
-        // entity: the last answer is reused without a lookup.
-        func position(_ entity: EntityDescription) -> Int? {
-            if let last, last.entity === entity { return last.position }
-            var found: Int?
+        var byScope: [ConstraintScope: Int] = [:]
+        var byEntity: [ObjectIdentifier: [Int]] = [:]
+        var last: (entity: EntityDescription, positions: [Int])?
+        // The groups of an entity's constraints; none when it has no constraint. Objects come in
+        // runs of one entity: the last answer is reused without a lookup.
+        func positions(_ entity: EntityDescription) -> [Int] {
+            if let last, last.entity === entity { return last.positions }
+            var found: [Int] = []
             if !entity.uniquenessSlots.isEmpty {
-                found = positions[ObjectIdentifier(entity)] ?? {
-                    groups.append(ConstrainedGroup(entity: entity))
-                    positions[ObjectIdentifier(entity)] = groups.count - 1
-                    return groups.count - 1
-                }()
+                if let known = byEntity[ObjectIdentifier(entity)] {
+                    found = known
+                } else {
+                    for (constraint, slots) in entity.uniquenessSlots.enumerated() where !slots.isEmpty {
+                        let scope = ConstraintScope(scope: entity.uniquenessScope(constraint), constraint: constraint)
+                        found.append(byScope[scope] ?? {
+                            let spans = entity.inheritance != nil && model.entity(named: scope.scope)?.readsSubentities == true
+                            groups.append(ConstrainedGroup(entity: entity, constraint: constraint, spansEntities: spans))
+                            byScope[scope] = groups.count - 1
+                            return groups.count - 1
+                        }())
+                    }
+                    byEntity[ObjectIdentifier(entity)] = found
+                }
             }
             last = (entity, found)
             return found
         }
-        for object in mergePolicy == .objectTrump ? [] : pending.inserts {
-            if let index = position(object.entity) { groups[index].inserts.append(object) }
+        let upserting = mergePolicy == .objectTrump
+        for object in pending.inserts {
+            for index in positions(object.entity) where !upserting || groups[index].spansEntities { groups[index].inserts.append(object) }
         }
         for object in pending.updates {
-            if let index = position(object.entity) { groups[index].updates.append((object, Set(changedSlots(of: object)))) }
+            let found = positions(object.entity)
+            guard !found.isEmpty else { continue }
+            let changed = Set(changedSlots(of: object))
+            for index in found { groups[index].updates.append((object, changed)) }
         }
         for object in pending.deletes {
-            if let index = position(object.entity) { groups[index].deletedKeys.insert(object.objectID.key) }
+            for index in positions(object.entity) { groups[index].deletedKeys.insert(object.objectID.key) }
         }
         return groups
     }
 
-    /// The collisions one constraint of one entity would have after the save.
-    private func uniquenessViolations(_ group: ConstrainedGroup, slots: [Int]) throws -> [UniquenessViolation] {
+    /// The collisions one constraint would have after the save.
+    private func uniquenessViolations(_ group: ConstrainedGroup) throws -> [UniquenessViolation] {
+        let slots = group.slots
         let attributes = slots.map { group.entity.attributes[$0] }
+        // Under `.objectTrump`, an insert colliding with an object of its own entity is an upsert.
+        let upserting = mergePolicy == .objectTrump
+        func isUpsert(_ object: ManagedObject, _ holderEntity: String, holderInserted: Bool) -> Bool {
+            upserting && (object.isInserted || holderInserted) && object.entity.name == holderEntity
+        }
         // The rows that take new values for this constraint, and the stored rows they replace.
         let moved = group.updates.filter { !$0.changed.isDisjoint(with: slots) }.map(\.object)
         var released = group.deletedKeys
@@ -93,6 +129,7 @@ extension ManagedObjectContext {
                 // One hash per object: put it in, and put the first holder back on a collision.
                 if let holder = holders.updateValue(object, forKey: key) {
                     holders[key] = holder
+                    if isUpsert(object, holder.entity.name, holderInserted: holder.isInserted) { continue }
                     violations.append(UniquenessViolation(object: object, attributes: attributes, values: key.values,
                                                           holder: holder.objectID, holderIsPending: true))
                 } else {
@@ -101,15 +138,16 @@ extension ManagedObjectContext {
                 }
             }
         }
-        var stored: [(key: Int64, object: ManagedObject)] = []
-        try store.forEachRow(of: group.entity, holding: lookups, at: slots) { key, values in
-            if !released.contains(key), let object = holders[values] { stored.append((key, object)) }
+        var stored: [(key: Int64, entity: String?, object: ManagedObject)] = []
+        try store.forEachRow(of: group.entity, constraint: group.constraint, holding: lookups) { key, values, entityName in
+            if !released.contains(key), let object = holders[values] { stored.append((key, entityName, object)) }
         }
-        for (key, object) in stored {
-            let holder = savedObjectID(group.entity, key: key)
+        for (key, entityName, object) in stored {
+            let entity = entityName.flatMap(model.entity(named:)) ?? object.entity
+            if isUpsert(object, entity.name, holderInserted: false) { continue }
             violations.append(UniquenessViolation(object: object, attributes: attributes,
                                                   values: UniquenessKey(object.storage, slots: slots).values,
-                                                  holder: holder, holderIsPending: false))
+                                                  holder: savedObjectID(entity, key: key), holderIsPending: false))
         }
         return violations
     }

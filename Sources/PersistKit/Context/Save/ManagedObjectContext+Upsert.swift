@@ -78,17 +78,28 @@ extension ManagedObjectContext {
     /// rows updated in this save whose new values the winners take.
     private func planTargets(of winners: [ManagedObject], _ entity: EntityDescription, _ pending: PendingSave,
                              _ planning: inout UpsertPlanning) throws {
-        let updates = pending.updates.filter { $0.entity === entity }.map { ($0, Set(changedSlots(of: $0))) }
-        let deletedKeys = Set(pending.deletes.filter { $0.entity === entity }.map(\.objectID.key))
+        // In an inheritance tree, a constraint may span other entities' rows too (a parent's):
+        // those the save deletes or moves off its values are released as well, but only the
+        // entity's own rows can be updated by its inserts.
+        let inTree = entity.inheritance != nil
+        func mayHold(_ object: ManagedObject) -> Bool {
+            object.entity === entity || (inTree && object.entity.tableName == entity.tableName)
+        }
+        let updates = pending.updates.filter(mayHold).map { ($0, Set(changedSlots(of: $0))) }
+        let deletes = pending.deletes.filter(mayHold)
         var released: [Set<Int64>] = []
         var found: [ObjectIdentifier: (object: ManagedObject, rows: Set<Int64>)] = [:]
-        for slots in entity.uniquenessSlots {
-            var keys = deletedKeys
+        for (constraint, slots) in entity.uniquenessSlots.enumerated() {
+            let scope = entity.uniquenessScope(constraint)
+            func spanned(_ object: ManagedObject) -> Bool {
+                object.entity === entity || (constraint < object.entity.uniquenessSlots.count && object.entity.uniquenessScope(constraint) == scope)
+            }
+            var keys = Set(deletes.lazy.filter(spanned).map(\.objectID.key))
             var holders: [UniquenessKey: Int64] = [:]
-            for (object, changed) in updates where !slots.isEmpty && !changed.isDisjoint(with: slots) {
+            for (object, changed) in updates where !slots.isEmpty && !changed.isDisjoint(with: slots) && spanned(object) {
                 keys.insert(object.objectID.key)
                 let key = UniquenessKey(object.storage, slots: slots)
-                if !key.containsNull { holders[key] = object.objectID.key }
+                if !key.containsNull, object.entity === entity { holders[key] = object.objectID.key }
             }
             released.append(keys)
             guard !holders.isEmpty else { continue }

@@ -21,13 +21,14 @@ struct UniquenessViolation {
         let shown = zip(values, attributes).map { ValueText.describe($0, as: $1.type) }
         let what = attributes.count == 1 ? "\(entity).\(keys[0]) \(shown[0])"
             : "\(entity) (\(keys.joined(separator: ", "))) = (\(shown.joined(separator: ", ")))"
+        let holderEntity = holder.entityName   // another entity of a tree, for a parent's constraint
         let by: String
         if !holderIsPending {
-            by = "\(entity) \(holder.key)"
+            by = "\(holderEntity) \(holder.key)"
         } else if holder.isTemporary {
-            by = "another new \(entity) in this save"
+            by = "another new \(holderEntity) in this save"
         } else {
-            by = "\(entity) \(holder.key) (changed in this save)"
+            by = "\(holderEntity) \(holder.key) (changed in this save)"
         }
         return what + " is already used by " + by
     }

@@ -15,7 +15,7 @@ enum SchemaSQL {
         if let inheritance = entity.inheritance {
             // One table per inheritance tree, made with its root.
             guard inheritance.tableName == entity.name else { return [] }
-            return [createTable(for: entity), entityIndex(for: entity).createSQL]
+            return [createTable(for: entity), entityIndex(for: entity).createSQL] + uniqueIndexes(for: entity).map(\.createSQL)
         }
         var statements = [createTable(for: entity)]
         statements += foreignKeyIndexes(for: entity).map(\.createSQL)
@@ -88,12 +88,41 @@ enum SchemaSQL {
         }
     }
 
-    /// One unique index per uniqueness constraint.
+    /// One unique index per uniqueness constraint. An inheritance tree's are all made with its
+    /// root, on its table: a constraint of the root's spans every row (a Dog and a Cat cannot
+    /// share its values), a sub-entity's only its own and its sub-entities' rows (a partial
+    /// index, whose condition is ``uniquenessCondition(_:)``).
     static func uniqueIndexes(for entity: EntityDescription) -> [IndexDefinition] {
-        entity.uniquenessConstraints.enumerated().map { index, constraint in
-            IndexDefinition(name: "_persistkit_unique_\(entity.name)_\(index)", table: entity.name,
-                            columns: constraint, isUnique: true)
+        guard let inheritance = entity.inheritance else {
+            return entity.uniquenessConstraints.enumerated().map { index, constraint in
+                IndexDefinition(name: "_persistkit_unique_\(entity.name)_\(index)", table: entity.name,
+                                columns: constraint, isUnique: true)
+            }
         }
+        guard inheritance.tableName == entity.name else { return [] }
+        return inheritance.treeConstraints.map { constraint in
+            IndexDefinition(name: "_persistkit_unique_\(constraint.scope)_\(constraint.index)", table: entity.name,
+                            columns: constraint.keys, isUnique: true,
+                            condition: constraint.entityNames.map(uniquenessCondition),
+                            scope: constraint.entityNames == nil ? nil : constraint.scope)
+        }
+    }
+
+    /// The rows of a tree's table a sub-entity's uniqueness constraint spans: `"_entity" IN
+    /// ('Dog', 'Puppy')`. A lookup of the constraint's values repeats it word for word, so that
+    /// SQLite sees it implies the partial index's and searches that index.
+    static func uniquenessCondition(_ entityNames: [String]) -> String {
+        SQLName.quote(EntityInheritance.entityColumn) + " IN (" + entityNames.map(SQLName.literal).joined(separator: ", ") + ")"
+    }
+
+    /// The rows the `constraint`th uniqueness constraint of `entity` spans, as a condition on
+    /// ``table(of:)``'s rows: nil for all of them (an entity in no tree, or a constraint of a
+    /// tree's root).
+    static func uniquenessCondition(of entity: EntityDescription, constraint: Int, in model: ManagedObjectModel) -> String? {
+        guard entity.inheritance != nil else { return nil }
+        let scope = entity.uniquenessScope(constraint)
+        guard scope != entity.tableName, let names = model.entity(named: scope)?.inheritance?.concreteEntityNames else { return nil }
+        return uniquenessCondition(names)
     }
 
     /// A join table: one row per link, keyed by both ends; rows go when either end's row does.

@@ -60,7 +60,7 @@ extension SQLiteStore {
     private func vacate(_ update: StoreWritePlan.Update, slots: [Int], _ connection: SQLiteConnection) throws {
         let entity = update.entity
         let sets = slots.map { SQLName.quote(entity.columns[$0].name) + " = ?" }.joined(separator: ", ")
-        let statement = try connection.cachedStatement("UPDATE \(SQLName.quote(entity.name)) SET \(sets) WHERE "
+        let statement = try connection.cachedStatement("UPDATE \(SchemaSQL.table(of: entity)) SET \(sets) WHERE "
             + "\(SQLName.quote(SchemaSQL.primaryKey)) = ? AND \(SQLName.quote(SchemaSQL.version)) = ?")
         var placeholder = Self.placeholderNonce
         withUnsafeBytes(of: update.key.littleEndian) { placeholder.append(contentsOf: $0) }
@@ -82,14 +82,16 @@ extension SQLiteStore {
         return bytes
     }()
 
-    /// A constraint's values in one entity.
+    /// A constraint's values among the rows it spans: one entity's, or in an inheritance tree
+    /// those of the entity that declares it and its sub-entities (whose objects number the
+    /// constraint alike: a sub-entity's constraints start with its parent's).
     private struct ConstrainedValues: Hashable {
-        let entity: ObjectIdentifier
+        let scope: String
         let constraint: Int
         let values: UniquenessKey
 
         init(_ entity: EntityDescription, _ constraint: Int, _ values: UniquenessKey) {
-            self.entity = ObjectIdentifier(entity)
+            scope = entity.uniquenessScope(constraint)
             self.constraint = constraint
             self.values = values
         }

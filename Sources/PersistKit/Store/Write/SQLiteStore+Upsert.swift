@@ -27,7 +27,7 @@ extension SQLiteStore {
             guard let upsert = plan.upserts[id] else { continue }
             var found: [Int: Set<Int64>] = [:]
             for (index, slots) in upsert.constraints.enumerated() where !slots.isEmpty {
-                try findHolders(group.entity, group.rows, slots: slots, released: upsert.released[index], connection) { position, key in
+                try findHolders(group.entity, group.rows, constraint: index, released: upsert.released[index], connection) { position, key in
                     found[position, default: []].insert(key)
                 }
             }
@@ -42,10 +42,15 @@ extension SQLiteStore {
         return targets
     }
 
-    /// Calls `body` with the plan position of each of `rows` whose values of `slots` a stored
-    /// row holds (not one of `released`), and that row's key.
-    private func findHolders(_ entity: EntityDescription, _ rows: [(Int, Int64, ContiguousArray<SQLValue>)], slots: [Int],
+    /// Calls `body` with the plan position of each of `rows` whose values of the `constraint`th
+    /// constraint a stored row holds (not one of `released`), and that row's key.
+    ///
+    /// - Throws: ``PersistError`` `.constraintViolation` when that row is of another entity of
+    ///   the insert's inheritance tree (a constraint of a parent spans its sub-entities): an
+    ///   insert updates a row of its own entity only (a Dog cannot become a stored Cat).
+    private func findHolders(_ entity: EntityDescription, _ rows: [(Int, Int64, ContiguousArray<SQLValue>)], constraint: Int,
                              released: Set<Int64>, _ connection: SQLiteConnection, _ body: (Int, Int64) -> Void) throws {
+        let slots = entity.uniquenessSlots[constraint]
         var positions: [UniquenessKey: Int] = [:]
         var tuples: [SQLValue] = []
         for (position, _, storage) in rows {
@@ -55,9 +60,31 @@ extension SQLiteStore {
             tuples.append(key.first)
             tuples.append(contentsOf: key.rest)
         }
-        try forEachRow(of: entity, holding: tuples, at: slots, connection) { key, values in
-            if !released.contains(key), let position = positions[values] { body(position, key) }
+        var foreign: (position: Int, key: Int64, entity: String)?
+        try forEachRow(of: entity, constraint: constraint, holding: tuples, connection) { key, values, entityName in
+            guard !released.contains(key), let position = positions[values] else { return }
+            if let entityName, entityName != entity.name {
+                if foreign == nil { foreign = (position, key, entityName) }
+            } else {
+                body(position, key)
+            }
         }
+        if let foreign, let row = rows.first(where: { $0.0 == foreign.position }) {
+            throw upsertAcrossEntities(entity, row.1, constraint: constraint,
+                                       holder: foreign.entity, key: foreign.key)
+        }
+    }
+
+    /// An insert whose unique values a row of another entity of its tree holds.
+    private func upsertAcrossEntities(_ entity: EntityDescription, _ temporaryKey: Int64, constraint: Int, holder: String, key: Int64) -> PersistError {
+        let inserted = ObjectID(scope: ObjectID.Scope(entityName: entity.name, storeIdentifier: identifier), key: temporaryKey, isTemporary: true)
+        let held = ObjectID.Scope(entityName: holder, storeIdentifier: identifier).savedID(key)
+        let keys = entity.uniquenessConstraints[constraint]
+        return PersistError(.constraintViolation,
+                            "Cannot upsert a new \(entity.name): its unique values (\(keys.joined(separator: ", "))) are held by \(holder) \(key), "
+                            + "and a \(entity.name) cannot update a \(holder)'s row (the constraint of \(entity.uniquenessScope(constraint)) "
+                            + "spans both entities)",
+                            entity: entity.name, attribute: keys.joined(separator: ", "), objectIDs: [inserted, held])
     }
 
     private func ambiguousUpsert(_ entity: EntityDescription, _ temporaryKey: Int64, rows: [Int64]) -> PersistError {
@@ -91,7 +118,7 @@ extension SQLiteStore {
         statement.bind(key, at: Int32(slots.count + 1))
         try statement.run()
         change.updated[entity.name, default: []].append(key)
-        return try connection.singleInt("SELECT \(SQLName.quote(SchemaSQL.version)) FROM \(SQLName.quote(entity.name)) WHERE "
+        return try connection.singleInt("SELECT \(SQLName.quote(SchemaSQL.version)) FROM \(SchemaSQL.table(of: entity)) WHERE "
                                         + "\(SQLName.quote(SchemaSQL.primaryKey)) = ?", [.integer(key)]) ?? 1
     }
 
