@@ -63,7 +63,9 @@ public final class ManagedObjectContext {
     /// Off, reads cost nothing more and register nothing: Observation's check of its tracking
     /// scope costs each read about as much as the read itself, and cannot be asked beforehand.
     /// Turning it on applies to the objects the context already holds.
-    public var isObservable = false {
+    // Read for every object a fetch makes: without the run-time exclusivity check (a call per
+    // object). The context is confined to its thread and never holds two accesses to it at once.
+    @exclusivity(unchecked) public var isObservable = false {
         didSet { if isObservable != oldValue { markObjectsObservable(isObservable) } }
     }
     /// Where this context logs its saves, fetches and merges (`.debug`) and its conflicts
