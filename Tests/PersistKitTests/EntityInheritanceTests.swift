@@ -277,15 +277,6 @@ final class EntityInheritanceTests: XCTestCase {
         token.cancel()
     }
 
-    func testModelsWithWhatATreeCannotHoldYetAreRefused() throws {
-        expectError(try ManagedObjectModel(entities: [Animal.self, Parrot.self, Keeper.self]), .invalidModel) { error in
-            XCTAssertTrue(error.message.contains("Parrot is in an inheritance tree, which does not support relationships (Parrot.perch) yet"),
-                          error.message)
-        }
-        // Without the tree, the same classes make a model as they always did.
-        XCTAssertNoThrow(try ManagedObjectModel(entities: [Dog.self]))
-    }
-
     private func names(_ connection: SQLiteConnection, _ sql: String) throws -> [String] {
         let statement = try connection.prepare(sql)
         var result: [String] = []

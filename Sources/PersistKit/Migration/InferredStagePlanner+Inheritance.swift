@@ -27,10 +27,11 @@ extension InferredStagePlanner {
             let previous = sources[entity.name]
             if let previous, previous.name != entity.name { rows.renamed.append((previous.name, entity.name)) }
             let entityOrigins = try previous.map { try columnSources(entity, $0, sources) }
-            // A sub-entity's own columns follow its parent's.
-            let inherited = entity === root ? 0 : entity.superentityName.flatMap(new.entity(named:))?.columns.count ?? 0
+            // Each column is mapped with the entity that declares it (every entity of the tree
+            // has every column of the table: see `EntityInheritance.columns`).
+            let parent = entity === root ? nil : entity.superentityName.flatMap(new.entity(named:))
             let subtree = subtreeNames(of: entity)
-            for (index, column) in entity.columns.enumerated() where index >= inherited {
+            for (index, column) in entity.columns.enumerated() where column.isDeclared(by: entity, parent: parent) {
                 let origin = entityOrigins?[index] ?? .value(.null)
                 guard entity !== root else {
                     origins[column.name] = origin
@@ -73,6 +74,15 @@ extension InferredStagePlanner {
 }
 
 private extension StoredColumn {
+    /// Whether `entity` declares this column (it is not its parent's, nor another entity's).
+    func isDeclared(by entity: EntityDescription, parent: EntityDescription?) -> Bool {
+        switch role {
+        case .attribute: slot >= parent?.attributes.count ?? 0
+        case .foreignKey(let index), .position(let index): index >= parent?.relationships.count ?? 0
+        case .otherEntity: false
+        }
+    }
+
     /// Whether the attribute this column stores is optional for `entity`.
     func keyIsOptional(in entity: EntityDescription) -> Bool {
         entity.attribute(named: keyName)?.isOptional ?? true

@@ -37,12 +37,7 @@ struct InferredStagePlanner {
         }
         let claimed = Set(tables.compactMap(\.source?.name))
         let joins = try joinTables(sources)
-        let oldJoinTables = old.entities.flatMap { entity in
-            entity.relationships.compactMap { relationship -> String? in
-                if case .joinTable(let table, isOwner: true) = relationship.storage { return table.name }
-                return nil
-            }
-        }
+        let oldJoinTables = old.entities.flatMap { $0.ownedJoinTables.map(\.name) }
         let keptJoinTables = Set(joins.compactMap { $0.source?.name })
         return SchemaMapping(from: old, to: new, entityTables: tables, joinTables: joins,
                             droppedEntityTables: old.entities.filter { $0.tableName == $0.name }.map(\.name)
@@ -110,6 +105,8 @@ struct InferredStagePlanner {
             case .position(let index):
                 guard let previous = relationships[index], case .foreignKey(_, _?) = previous.storage else { return .value(.null) }
                 return .column(StoredColumn.positionColumnName(for: previous.name))
+            case .otherEntity:
+                return .value(.null)
             }
         }
     }
@@ -216,7 +213,7 @@ struct InferredStagePlanner {
         var claimed = Set<String>()
         for entity in new.entities {
             for relationship in entity.relationships {
-                guard case .joinTable(let table, isOwner: true) = relationship.storage else { continue }
+                guard case .joinTable(let table, isOwner: true) = relationship.storage, table.ownerEntity == entity.name else { continue }
                 var found: (table: JoinTable, swaps: Bool)?
                 if let previous = previousRelationship(relationship, of: entity, sources),
                    case .joinTable(let old, let wasOwner) = previous.storage {

@@ -104,7 +104,8 @@ public final class EntityDescription: @unchecked Sendable {
         self.declaredRelationships = declaredRelationships
         let relationships = relationships ?? declaredRelationships.enumerated().map { $0.element.unresolved(index: $0.offset) }
         self.relationships = relationships
-        columns = Self.columns(attributes: attributes, relationships: relationships)
+        columns = inheritance?.columns(attributes: attributes, relationships: relationships)
+            ?? Self.columns(attributes: attributes, relationships: relationships)
         relationshipIndexByName = Dictionary(relationships.map { ($0.name, $0.index) }, uniquingKeysWith: { first, _ in first })
         foreignKeySlots = columns.compactMap { if case .foreignKey = $0.role { return $0.slot } else { return nil } }
         relationshipSlotTable = StorageSlotTable(attributeCount: relationships.count)
@@ -168,6 +169,15 @@ public final class EntityDescription: @unchecked Sendable {
 
     /// The table the entity's rows live in: its own, or its inheritance tree's root's.
     var tableName: String { inheritance?.tableName ?? name }
+
+    /// The join tables of the relationships this entity owns and declares (a sub-entity's
+    /// inherited ones are its parent's: one table for the tree).
+    var ownedJoinTables: [JoinTable] {
+        relationships.compactMap { relationship in
+            guard case .joinTable(let table, isOwner: true) = relationship.storage, table.ownerEntity == name else { return nil }
+            return table
+        }
+    }
 
     /// The relationship named `name`, if there is one.
     public func relationship(named name: String) -> RelationshipDescription? {
@@ -238,13 +248,14 @@ public final class EntityDescription: @unchecked Sendable {
         return found >= 0 ? found : nil
     }
 
-    /// The same entity with its relationships resolved against a model.
-    func resolving(_ relationships: [RelationshipDescription]) -> EntityDescription {
+    /// The same entity with its relationships resolved against a model (and, in an inheritance
+    /// tree, the tree's relationship columns placed).
+    func resolving(_ relationships: [RelationshipDescription], inheritance placed: EntityInheritance? = nil) -> EntityDescription {
         let entity = EntityDescription(name: name, objectClass: objectClass, isClassBacked: isClassBacked, attributes: attributes,
                                        valueTypes: valueTypes, uniquenessConstraints: uniquenessConstraints,
                                        declaredRelationships: declaredRelationships, relationships: relationships,
                                        originalName: originalName, isAbstract: isAbstract, superentityName: superentityName,
-                                       superclasses: superclasses, inheritance: inheritance)
+                                       superclasses: superclasses, inheritance: placed ?? inheritance)
         if isClassBacked {
             entity.installProbe(objectClass.init(entity: entity, insertInto: nil))
         }

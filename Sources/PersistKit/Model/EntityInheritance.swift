@@ -19,8 +19,11 @@ struct EntityInheritance: Sendable {
     /// This entity and every entity below it that can have objects (not abstract), in the
     /// model's order: the rows a fetch of this entity reads when it includes sub-entities.
     let concreteEntityNames: [String]
-    /// The table's columns after `_pk` and `_version` (every entity's, sub-entities' nullable),
-    /// without `_entity`. Only the root's placement needs them; others hold the same.
+    /// The table's columns after `_pk` and `_version`, without `_entity`: every entity's
+    /// attributes (sub-entities' nullable), then the foreign keys and positions of the to-ones
+    /// declared in the tree (`RelationshipResolver` adds those, `withRelationshipColumns`).
+    /// Each entity's storage has all of them, so a relationship column is in the same slot,
+    /// its index here, in every entity of the tree.
     let tableColumns: [StoredColumn]
     /// For each of this entity's uniqueness constraints (its parent's first, in their order, then
     /// its own), the entity that declares it highest in the tree: the values must be unique
@@ -37,6 +40,50 @@ struct EntityInheritance: Sendable {
         let index: Int
         let keys: [String]
         let entityNames: [String]?
+    }
+
+    /// The number of attribute columns at the start of `tableColumns`.
+    var attributeColumnCount: Int {
+        tableColumns.firstIndex { if case .attribute = $0.role { false } else { true } } ?? tableColumns.count
+    }
+
+    /// The same placement, the tree's relationship columns (foreign keys, positions) appended.
+    func withRelationshipColumns(_ columns: [StoredColumn]) -> EntityInheritance {
+        EntityInheritance(tableName: tableName, subentityNames: subentityNames, ancestorNames: ancestorNames,
+                          concreteEntityNames: concreteEntityNames,
+                          tableColumns: Array(tableColumns.prefix(attributeColumnCount)) + columns,
+                          uniquenessScopes: uniquenessScopes, treeConstraints: treeConstraints)
+    }
+
+    /// An entity's columns in the tree: its attributes (in their slots), the tree's other
+    /// attribute columns (another entity's: `.otherEntity`), then every relationship column of
+    /// the tree in its slot, as the entity's own foreign key or position where it has that
+    /// relationship. Every entity of the tree has as many columns as the table.
+    func columns(attributes: [AttributeDescription], relationships: [RelationshipDescription]) -> [StoredColumn] {
+        var columns = attributes.map {
+            StoredColumn(name: $0.name, slot: $0.index, type: $0.type, isOptional: $0.isOptional, role: .attribute, keyName: $0.name)
+        }
+        let own = Set(attributes.map { $0.name.lowercased() })
+        let attributeColumns = attributeColumnCount
+        for column in tableColumns.prefix(attributeColumns) where !own.contains(column.name.lowercased()) {
+            columns.append(StoredColumn(name: column.name, slot: columns.count, type: column.type, isOptional: true,
+                                        role: .otherEntity, keyName: column.name))
+        }
+        let byName = Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for column in tableColumns.dropFirst(attributeColumns) {
+            var role = StoredColumn.Role.otherEntity
+            switch column.role {
+            case .foreignKey:
+                if let relationship = byName[column.keyName], relationship.kind == .toOne { role = .foreignKey(relationship: relationship.index) }
+            case .position:
+                if let relationship = byName[column.keyName], relationship.kind == .toOne { role = .position(relationship: relationship.index) }
+            case .attribute, .otherEntity:
+                break
+            }
+            columns.append(StoredColumn(name: column.name, slot: columns.count, type: column.type, isOptional: true,
+                                        role: role, keyName: column.keyName))
+        }
+        return columns
     }
 
     /// The entities with their inheritance placed: each class-backed entity whose superclass
@@ -129,7 +176,7 @@ struct EntityInheritance: Sendable {
     /// parent's), nullable, in the tree's order.
     private static func columns(ofTreeAt root: EntityDescription, byName: [String: EntityDescription],
                                 parents: [String: String], subtree: [String]) throws -> [StoredColumn] {
-        var columns = root.columns
+        var columns = root.columns.filter { if case .attribute = $0.role { true } else { false } }
         var taken = Dictionary(columns.map { ($0.name.lowercased(), root.name) }, uniquingKeysWith: { first, _ in first })
         for name in subtree.dropFirst() {
             guard let entity = byName[name], let parentName = parents[name], let parent = byName[parentName] else { continue }
@@ -140,6 +187,15 @@ struct EntityInheritance: Sendable {
                 throw PersistError(.invalidModel,
                     "\(name) inherits from \(parentName) but does not start with its attributes ("
                     + parent.attributes.map(\.name).joined(separator: ", ") + ")", entity: name)
+            }
+            let relationshipsMatch = entity.declaredRelationships.count >= parent.declaredRelationships.count
+                && zip(entity.declaredRelationships, parent.declaredRelationships).allSatisfy {
+                    $0.name == $1.name && $0.kind == $1.kind && $0.destinationName == $1.destinationName
+                }
+            guard relationshipsMatch else {
+                throw PersistError(.invalidModel,
+                    "\(name) inherits from \(parentName) but does not start with its relationships ("
+                    + parent.declaredRelationships.map(\.name).joined(separator: ", ") + ")", entity: name)
             }
             for attribute in entity.attributes[inherited...] {
                 if let owner = taken[attribute.name.lowercased()] {
@@ -167,9 +223,6 @@ struct EntityInheritance: Sendable {
         func refuse(_ what: String) -> PersistError {
             PersistError(.invalidModel, "\(entity.name) is in an inheritance tree, which does not support \(what) yet", entity: entity.name)
         }
-        // Relationships to a tree from entities outside any tree are stored as any others; those
-        // declared in a tree (and so every inverse of one to a tree) are not yet.
-        if !entity.declaredRelationships.isEmpty { throw refuse("relationships (\(entity.name).\(entity.declaredRelationships[0].name))") }
         if let external = entity.attributes.first(where: \.allowsExternalStorage) {
             throw refuse("external storage (\(entity.name).\(external.name))")
         }

@@ -10,26 +10,46 @@ enum RelationshipResolver {
         var byName: [String: EntityDescription] = [:]
         for entity in entities { byName[entity.name] = entity }
         let inverses = try inverseNames(entities, byName)
+        func isOrderedInverse(_ index: Int, of entity: EntityDescription) -> Bool {
+            let declaration = entity.declaredRelationships[index]
+            guard declaration.kind == .toOne, let inverse = inverses[entity.name]?[index],
+                  let destination = byName[declaration.destinationName] else { return false }
+            return destination.declaredRelationships.first(where: { $0.name == inverse })?.kind == .orderedToMany
+        }
+        let trees = try TreeRelationshipColumns.place(entities, byName: byName, isOrderedInverse: isOrderedInverse)
         // Positions: a to-one whose inverse is ordered keeps its object's place in a column.
         var positionSlots: [String: [Int: Int]] = [:]
         for entity in entities {
             var next = entity.attributes.count + entity.declaredRelationships.filter { $0.kind == .toOne }.count
-            for (index, declaration) in entity.declaredRelationships.enumerated() where declaration.kind == .toOne {
-                if let inverse = inverses[entity.name]?[index], let destination = byName[declaration.destinationName],
-                   destination.declaredRelationships.first(where: { $0.name == inverse })?.kind == .orderedToMany {
+            for (index, declaration) in entity.declaredRelationships.enumerated() where isOrderedInverse(index, of: entity) {
+                if let tree = trees[entity.tableName] {
+                    positionSlots[entity.name, default: [:]][index] = tree.slot(of: StoredColumn.positionColumnName(for: declaration.name))
+                } else {
                     positionSlots[entity.name, default: [:]][index] = next
                     next += 1
                 }
             }
         }
         return try entities.map { entity in
-            guard !entity.declaredRelationships.isEmpty || positionSlots[entity.name] != nil else { return entity }
+            let tree = trees[entity.tableName]
+            guard !entity.declaredRelationships.isEmpty || positionSlots[entity.name] != nil || tree != nil else { return entity }
             let relationships = try entity.declaredRelationships.enumerated().map { index, declaration in
                 try describe(declaration, index: index, of: entity, inverse: inverses[entity.name]?[index],
-                             byName: byName, positionSlots: positionSlots)
+                             byName: byName, positionSlots: positionSlots, trees: trees)
             }
-            return entity.resolving(relationships)
+            return entity.resolving(relationships, inheritance: tree.flatMap { entity.inheritance?.withRelationshipColumns($0.columns) })
         }
+    }
+
+    /// The entity that declares an entity's `index`th relationship: the entity itself, or the
+    /// ancestor it inherits the relationship from (a sub-entity's relationships start with its
+    /// parent's).
+    static func declaringEntity(of index: Int, in entity: EntityDescription, byName: [String: EntityDescription]) -> EntityDescription {
+        var current = entity
+        while let parentName = current.superentityName, let parent = byName[parentName], index < parent.declaredRelationships.count {
+            current = parent
+        }
+        return current
     }
 
     /// Each relationship's inverse name (nil for one-way ones), checked both ways.
@@ -60,17 +80,24 @@ enum RelationshipResolver {
                 }
             }
         }
-        // Pair the named ones: the inverse must exist, point back, and agree.
+        // Pair the named ones: the inverse must exist, point back, and agree. A relationship a
+        // sub-entity inherits is paired where it is declared, and takes that entity's inverse.
         var result = named
         for entity in entities {
             for (index, declaration) in entity.declaredRelationships.enumerated() {
-                guard let inverseName = named[entity.name]?[index] else { continue }
+                guard declaringEntity(of: index, in: entity, byName: byName) === entity,
+                      let inverseName = named[entity.name]?[index] else { continue }
                 let what = "\(entity.name).\(declaration.name)"
                 guard let destination = byName[declaration.destinationName],
                       let inverseIndex = destination.declaredRelationships.firstIndex(where: { $0.name == inverseName }) else {
                     throw invalid("The inverse of \(what), \(declaration.destinationName).\(inverseName), is not a relationship", entity, declaration)
                 }
                 let inverse = destination.declaredRelationships[inverseIndex]
+                let inverseOwner = declaringEntity(of: inverseIndex, in: destination, byName: byName)
+                if inverseOwner !== destination {
+                    throw invalid("The inverse of \(what), \(destination.name).\(inverseName), is declared by \(inverseOwner.name), whose objects "
+                                  + "are not all \(destination.name)s: make \(what) point at \(inverseOwner.name)", entity, declaration)
+                }
                 if destination === entity && inverseIndex == index {
                     throw invalid("\(what) cannot be its own inverse", entity, declaration)
                 }
@@ -90,6 +117,12 @@ enum RelationshipResolver {
                                   entity, declaration)
                 }
                 result[destination.name, default: [:]][inverseIndex] = declaration.name
+            }
+        }
+        for entity in entities {
+            for index in entity.declaredRelationships.indices {
+                let owner = declaringEntity(of: index, in: entity, byName: byName)
+                if owner !== entity { result[entity.name, default: [:]][index] = result[owner.name]?[index] }
             }
         }
         for entity in entities {
@@ -127,33 +160,35 @@ enum RelationshipResolver {
     /// One relationship, resolved: its inverse and storage.
     private static func describe(_ declaration: RelationshipDeclaration, index: Int, of entity: EntityDescription,
                                  inverse inverseName: String?, byName: [String: EntityDescription],
-                                 positionSlots: [String: [Int: Int]]) throws -> RelationshipDescription {
+                                 positionSlots: [String: [Int: Int]],
+                                 trees: [String: TreeRelationshipColumns]) throws -> RelationshipDescription {
         let destination = byName[declaration.destinationName]
         let inverseIndex = inverseName.flatMap { name in destination?.declaredRelationships.firstIndex { $0.name == name } }
         let inverse = inverseIndex.flatMap { destination?.declaredRelationships[$0] }
         let storage: RelationshipStorage
         if declaration.kind == .toOne {
-            storage = .foreignKey(slot: foreignKeySlot(of: index, in: entity), positionSlot: positionSlots[entity.name]?[index])
+            storage = .foreignKey(slot: foreignKeySlot(of: index, in: entity, trees: trees), positionSlot: positionSlots[entity.name]?[index])
         } else if let destination, let inverseIndex, inverse?.kind == .toOne {
-            storage = .inverseForeignKey(inverse: inverseIndex, slot: foreignKeySlot(of: inverseIndex, in: destination),
+            storage = .inverseForeignKey(inverse: inverseIndex, slot: foreignKeySlot(of: inverseIndex, in: destination, trees: trees),
                                          positionSlot: declaration.kind == .orderedToMany ? positionSlots[destination.name]?[inverseIndex] : nil)
         } else {
             // A many-to-many is owned by its ordered side, else by the first by name; a one-way
-            // to-many by itself.
+            // to-many by itself. Named after the entity that declares it: a tree shares one table.
+            let declaring = declaringEntity(of: index, in: entity, byName: byName).name
             var isOwner = true
             if let inverse {
                 if inverse.kind == .orderedToMany {
                     isOwner = false
                 } else if declaration.kind != .orderedToMany {
-                    isOwner = (entity.name, declaration.name) < (declaration.destinationName, inverse.name)
+                    isOwner = (declaring, declaration.name) < (declaration.destinationName, inverse.name)
                 }
             }
-            let owner = isOwner ? (entity.name, declaration.name) : (declaration.destinationName, inverse?.name ?? "")
+            let owner = isOwner ? (declaring, declaration.name) : (declaration.destinationName, inverse?.name ?? "")
             let ordered = isOwner ? declaration.kind == .orderedToMany : inverse?.kind == .orderedToMany
             let ownerTable = isOwner ? entity.tableName : destination?.tableName ?? owner.0
             let destinationTable = isOwner ? destination?.tableName ?? declaration.destinationName : entity.tableName
             storage = .joinTable(JoinTable(name: "_persistkit_join_\(owner.0)_\(owner.1)", ownerEntity: owner.0,
-                                           destinationEntity: isOwner ? declaration.destinationName : entity.name,
+                                           destinationEntity: isOwner ? declaration.destinationName : declaring,
                                            ownerTable: ownerTable, destinationTable: destinationTable,
                                            isOrdered: ordered), isOwner: isOwner)
         }
@@ -165,9 +200,10 @@ enum RelationshipResolver {
     }
 
     /// The slot of the `index`th relationship's foreign key: after the attributes, in the order
-    /// of the entity's to-ones.
-    private static func foreignKeySlot(of index: Int, in entity: EntityDescription) -> Int {
-        entity.attributes.count + entity.declaredRelationships[..<index].filter { $0.kind == .toOne }.count
+    /// of the entity's to-ones; in an inheritance tree, its column's slot in the tree's table.
+    private static func foreignKeySlot(of index: Int, in entity: EntityDescription, trees: [String: TreeRelationshipColumns]) -> Int {
+        if let tree = trees[entity.tableName] { return tree.slot(of: entity.declaredRelationships[index].name) }
+        return entity.attributes.count + entity.declaredRelationships[..<index].filter { $0.kind == .toOne }.count
     }
 
     private static func invalid(_ message: String, _ entity: EntityDescription, _ declaration: RelationshipDeclaration) -> PersistError {

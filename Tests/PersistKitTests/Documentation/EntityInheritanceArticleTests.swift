@@ -93,6 +93,44 @@ enum EntityInheritanceArticle {
     }
 }
 
+/// The article's relationships declared in a tree.
+enum EntityInheritanceTreeArticle {
+    class Pet: ManagedObject {
+        override class var isAbstractEntity: Bool { true }
+        @Attribute var name = ""
+        @Relationship var person: Person?                         // Puppies and Kittens have one
+        @Relationship(inverse: \Pet.litter) var mother: Pet?       // within the tree
+        @Relationship var litter: Set<Pet>
+    }
+
+    final class Puppy: Pet {
+        @Attribute var breed = ""
+    }
+
+    final class Kitten: Pet {
+        @Attribute var lives = 9
+    }
+
+    final class Person: ManagedObject {
+        @Attribute var name = ""
+        @Relationship(inverse: \Pet.person, deleteRule: .cascade) var pets: Set<Pet>
+    }
+
+    static func link(_ context: ManagedObjectContext) throws -> [Pet] {
+        let ann = Person(context: context)
+        ann.name = "Ann"
+        let rex = Puppy(context: context)
+        rex.name = "Rex"
+        rex.person = ann                 // ann.pets holds Rex
+        let tom = Kitten(context: context)
+        tom.name = "Tom"
+        tom.mother = rex                 // rex.litter holds Tom
+        ann.pets.insert(tom)             // tom.person is Ann
+        try context.save()
+        return try context.fetch(FetchRequest<Pet>(predicate: try FetchPredicate(format: "person.name == 'Ann' AND mother != nil")))   // [Tom]
+    }
+}
+
 /// The article's migration: version 2 of the article's tree adds `Dog.goodBoy`.
 enum EntityInheritanceMigrationArticle {
     class Animal: ManagedObject {
@@ -122,6 +160,22 @@ enum EntityInheritanceMigrationArticle {
 }
 
 final class EntityInheritanceArticleTests: XCTestCase {
+    func testTheArticlesRelationshipsInATreeRun() throws {
+        typealias Tree = EntityInheritanceTreeArticle
+        let directory = TemporaryDirectory()
+        let model = try ManagedObjectModel(entities: [Tree.Pet.self, Tree.Puppy.self, Tree.Kitten.self, Tree.Person.self])
+        let container = try PersistentContainer(model: model, store: .sqlite(directory.file("pets.sqlite")))
+        XCTAssertEqual(try Tree.link(container.newContext()).map(\.name), ["Tom"])
+        let context = container.newContext()
+        let ann = try XCTUnwrap(context.fetch(FetchRequest<Tree.Person>()).first)
+        XCTAssertEqual(ann.pets.map { "\($0.name):\(type(of: $0))" }.sorted(), ["Rex:Puppy", "Tom:Kitten"])
+        let rex = try XCTUnwrap(ann.pets.first { $0 is Tree.Puppy })
+        XCTAssertEqual(rex.litter.map(\.name), ["Tom"])
+        context.delete(ann)             // cascades to her pets
+        try context.save()
+        XCTAssertEqual(try container.newContext().count(for: FetchRequest<Tree.Pet>()), 0)
+    }
+
     func testTheArticlesMigrationRuns() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("animals.sqlite")

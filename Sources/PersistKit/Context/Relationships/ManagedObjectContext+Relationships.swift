@@ -196,7 +196,8 @@ extension ManagedObjectContext {
         let keepsDeleted = showsDeleted(through: relationship, in: entity)
         for row in rows {
             // Objects changed or deleted here are judged by their current values, below.
-            if let child = held?.byKey[row.key], child.committedStorage != nil || (child.deletedFlag && !keepsDeleted) { continue }
+            if let child = registeredObject(key: row.key, of: entity, held: held),
+               child.committedStorage != nil || (child.deletedFlag && !keepsDeleted) { continue }
             if let index = ownerIndex[row.owner] { members[index].append((row.key, row.position)) }
         }
         func add(_ child: ManagedObject) {
@@ -205,9 +206,9 @@ extension ManagedObjectContext {
             if let positionSlot, case .integer(let value) = child.storage[positionSlot] { position = value }
             members[index].append((reference(to: child), position))
         }
-        for child in changeTracker.changed.values where child.entity === entity && (!child.deletedFlag || keepsDeleted) { add(child) }
+        for child in changeTracker.changed.values where isHeld(child, as: entity) && (!child.deletedFlag || keepsDeleted) { add(child) }
         if registry.hasInserts {
-            for child in registry.insertedOrder where child.insertedFlag && child.entity === entity { add(child) }
+            for child in registry.insertedOrder where child.insertedFlag && isHeld(child, as: entity) { add(child) }
         }
         guard positionSlot != nil else { return members }
         // Saved before unsaved, then by key: the order SQL and memory both give ties.
@@ -239,11 +240,11 @@ extension ManagedObjectContext {
         let saved = objects.filter { !$0.hasTemporaryKey }.map(\.identityKey)
         let rows = if let storedRows { try storedRows(saved) } else { try store.inverseLinks(in: table, destinations: saved) }
         for row in rows {
-            if let owner = held?.byKey[row.key], changedHere(owner) { continue }
+            if let owner = registeredObject(key: row.key, of: ownerEntity, held: held), changedHere(owner) { continue }
             if let index = objectIndex[row.owner] { owners[index].append(row.key) }
         }
         var counted = Set<ObjectIdentifier>()
-        for owner in pendingListOwners() where owner.entity === ownerEntity && (!owner.deletedFlag || keepsDeleted) {
+        for owner in pendingListOwners() where isHeld(owner, as: ownerEntity) && (!owner.deletedFlag || keepsDeleted) {
             guard let contents = owner.related?.toMany[inverseIndex], contents.committed != nil,
                   owner.insertedFlag || changeTracker.changed[ObjectIdentifier(owner)] != nil,
                   counted.insert(ObjectIdentifier(owner)).inserted else { continue }
@@ -259,6 +260,25 @@ extension ManagedObjectContext {
             }
         }
         return owners
+    }
+
+    /// Whether a relationship to `entity` may hold `object`: it is of that entity, or of one
+    /// below it (a relationship to a parent holds its sub-entities' objects).
+    @inline(__always)
+    func isHeld(_ object: ManagedObject, as entity: EntityDescription) -> Bool {
+        object.entity === entity || (entity.readsSubentities && object.entity.isKind(of: entity.name))
+    }
+
+    /// The registered object of the saved row `key` of `entity` (`held`: its registered
+    /// objects) or, for an entity with sub-entities, of the entity below it that has the row.
+    @inline(__always)
+    func registeredObject(key: Int64, of entity: EntityDescription, held: EntityObjects?) -> ManagedObject? {
+        if let object = held?.byKey[key] { return object }
+        guard entity.readsSubentities else { return nil }
+        for name in entity.inheritance?.concreteEntityNames ?? [] where name != entity.name {
+            if let below = model.entity(named: name), let object = registry.object(of: below, key: key) { return object }
+        }
+        return nil
     }
 
     /// The pending objects that may have unsaved changes to an owned list (see ``GraphState``).

@@ -1,10 +1,11 @@
 extension SQLiteStore {
     /// The non-nil values of a foreign-key column in the saved rows with the given keys (which
-    /// objects those rows point at): one query, keys bound as a JSON array.
+    /// objects those rows point at): one query, keys bound as a JSON array. The rows are those
+    /// of `entity` and of the entities below it (a relationship to a parent holds theirs too).
     func foreignKeys(in entity: EntityDescription, slot: Int, keys: [Int64]) throws -> [Int64] {
         guard !keys.isEmpty, slot < entity.columns.count else { return [] }
         let column = SQLName.quote(entity.columns[slot].name)
-        let sql = "SELECT \(column) FROM \(SchemaSQL.source(of: entity)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) "
+        let sql = "SELECT \(column) FROM \(entity.rowsWithSubentitiesSQL) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) "
             + "IN (SELECT value FROM json_each(?)) AND \(column) IS NOT NULL"
         return try withReader { connection in
             let statement = try connection.cachedStatement(sql)

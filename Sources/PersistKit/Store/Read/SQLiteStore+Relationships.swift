@@ -16,10 +16,12 @@ extension SQLiteStore {
         let position = positionSlot.map { SQLName.quote(entity.columns[$0].name) }
         let primaryKey = SQLName.quote(SchemaSQL.primaryKey)
         let order = (position.map { [$0] } ?? []) + [primaryKey]
+        // A relationship to a parent holds its sub-entities' rows too.
+        let rows = entity.rowsWithSubentitiesSQL
         let sql = owners.count == 1
-            ? "SELECT \(column), \(primaryKey), \(position ?? "0") FROM \(SQLName.quote(entity.name)) WHERE \(column) = ? ORDER BY "
+            ? "SELECT \(column), \(primaryKey), \(position ?? "0") FROM \(rows) WHERE \(column) = ? ORDER BY "
                 + order.joined(separator: ", ")
-            : "SELECT \(column), \(primaryKey), \(position ?? "0") FROM \(SQLName.quote(entity.name)) WHERE \(column) IN (SELECT value FROM json_each(?)) "
+            : "SELECT \(column), \(primaryKey), \(position ?? "0") FROM \(rows) WHERE \(column) IN (SELECT value FROM json_each(?)) "
                 + "ORDER BY \(column), " + order.joined(separator: ", ")
         return try selectReferences(sql, owners)
     }

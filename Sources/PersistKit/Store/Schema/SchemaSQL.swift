@@ -13,16 +13,17 @@ enum SchemaSQL {
     /// keys, the join tables it owns and its unique indexes.
     static func createStatements(for entity: EntityDescription) -> [String] {
         if let inheritance = entity.inheritance {
-            // One table per inheritance tree, made with its root.
-            guard inheritance.tableName == entity.name else { return [] }
-            return [createTable(for: entity), entityIndex(for: entity).createSQL] + uniqueIndexes(for: entity).map(\.createSQL)
+            // One table per inheritance tree, made with its root (its foreign keys' and unique
+            // indexes too); each join table with the entity that declares its relationship.
+            var statements = inheritance.tableName == entity.name
+                ? [createTable(for: entity), entityIndex(for: entity).createSQL] + foreignKeyIndexes(for: entity).map(\.createSQL)
+                    + uniqueIndexes(for: entity).map(\.createSQL) : []
+            for table in entity.ownedJoinTables { statements += createStatements(for: table) }
+            return statements
         }
         var statements = [createTable(for: entity)]
         statements += foreignKeyIndexes(for: entity).map(\.createSQL)
-        for relationship in entity.relationships {
-            guard case .joinTable(let table, isOwner: true) = relationship.storage else { continue }
-            statements += createStatements(for: table)
-        }
+        for table in entity.ownedJoinTables { statements += createStatements(for: table) }
         statements += uniqueIndexes(for: entity).map(\.createSQL)
         return statements
     }
@@ -46,7 +47,8 @@ enum SchemaSQL {
         if case .foreignKey(let index) = column.role {
             // Deferred: a save inserts related rows in any order. SET NULL only matters for
             // `.noAction`: every other rule already changed the referencing rows.
-            definition += " REFERENCES \(SQLName.quote(entity.relationships[index].destinationTableName))"
+            let referenced = column.referencedTableName ?? entity.relationships[index].destinationTableName
+            definition += " REFERENCES \(SQLName.quote(referenced))"
                 + "(\(SQLName.quote(primaryKey))) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED"
         }
         return definition
@@ -79,9 +81,10 @@ enum SchemaSQL {
         SQLName.quote(entity.tableName)
     }
 
-    /// One index on each to-one's foreign-key column.
+    /// One index on each to-one's foreign-key column (an inheritance tree's, with its root).
     static func foreignKeyIndexes(for entity: EntityDescription) -> [IndexDefinition] {
-        entity.columns.compactMap { column in
+        if let inheritance = entity.inheritance, inheritance.tableName != entity.name { return [] }
+        return tableColumns(of: entity).compactMap { column in
             guard case .foreignKey = column.role else { return nil }
             return IndexDefinition(name: "_persistkit_fk_\(entity.name)_\(column.name)", table: entity.name,
                                    columns: [column.name], isUnique: false)

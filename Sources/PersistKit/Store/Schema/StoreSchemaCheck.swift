@@ -124,11 +124,7 @@ enum StoreSchemaCheck {
             try checkTable(of: entity, columns: columns, connection, path: path)
         }
         for entity in model.entities {
-            for relationship in entity.relationships {
-                if case .joinTable(let table, isOwner: true) = relationship.storage {
-                    try checkJoinTable(table, connection, path: path)
-                }
-            }
+            for table in entity.ownedJoinTables { try checkJoinTable(table, connection, path: path) }
         }
     }
 

@@ -35,7 +35,7 @@ extension SQLiteStore {
                 guard case .foreignKey(let slot, _) = relationship.storage,
                       let targets = doomed[relationship.destinationEntityName] else { continue }
                 let column = SQLName.quote(entity.columns[slot].name), primaryKey = SQLName.quote(SchemaSQL.primaryKey)
-                let statement = try connection.cachedStatement("SELECT \(primaryKey), \(column) FROM \(SQLName.quote(entity.name)) "
+                let statement = try connection.cachedStatement("SELECT \(primaryKey), \(column) FROM \(SchemaSQL.source(of: entity)) "
                     + "WHERE \(column) IN (SELECT value FROM json_each(?))")
                 try statement.bind([Self.jsonArray(targets.sorted())])
                 let skipped = written[entity.name] ?? []

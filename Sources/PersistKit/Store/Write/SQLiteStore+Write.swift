@@ -67,7 +67,7 @@ extension SQLiteStore {
         var checked = plan
         checked.listPartners = try plan.listPartners.filter { partner in
             guard let entity = model.entity(named: partner.entity) else { return false }
-            let statement = try connection.cachedStatement("SELECT 1 FROM \(SQLName.quote(entity.name)) WHERE "
+            let statement = try connection.cachedStatement("SELECT 1 FROM \(SchemaSQL.table(of: entity)) WHERE "
                                                            + "\(SQLName.quote(SchemaSQL.primaryKey)) = ?")
             defer { statement.reset() }
             statement.bind(partner.key, at: 1)
