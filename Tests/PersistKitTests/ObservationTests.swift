@@ -289,6 +289,113 @@ final class ObservationTests: XCTestCase {
         XCTAssertEqual(untouched.count, 0)                     // "a" is still changed here
     }
 
+    /// A list changed and changed back, then let go by a refresh, reads the store's list
+    /// (another context changed it meanwhile): heard once, with no context observer either.
+    func testAListChangedBackAndLetGoByARefreshFiresOnceWithoutContextObservers() throws {
+        let f = try fixture()
+        let tag = f.tag, second = f.tasks[1]
+        tag.tasks.insert(second)
+        let other = f.container.newContext()
+        let theirTag = try XCTUnwrap(other.fetch(FetchRequest<GTag>()).first)
+        let added = GTask(context: other)
+        added.title = "c"
+        theirTag.tasks.insert(added)
+        try other.save()
+        f.context.processPendingChanges()
+        tag.tasks.remove(second)               // changed back
+        XCTAssertEqual(tag.tasks.map(\.title), ["a"])
+        let tasks = tracking { _ = tag.tasks }
+        let label = tracking { _ = tag.label }
+        f.context.refresh(tag, mergeChanges: true)
+        f.context.processPendingChanges()
+        XCTAssertEqual(tag.tasks.map(\.title).sorted(), ["a", "c"])
+        XCTAssertEqual(tasks.count, 1)
+        XCTAssertEqual(label.count, 0)
+    }
+
+    // MARK: Upserts
+
+    func testAnUpsertIntoAHeldObjectFiresOnceForTheKeysItChanged() throws {
+        let f = try fixture()
+        f.context.mergePolicy = .objectTrump
+        let rank = tracking { _ = f.project.rank }
+        let name = tracking { _ = f.project.name }
+        let tasks = tracking { _ = f.project.tasks }
+        let duplicate = GProject(context: f.context)
+        duplicate.name = "Home"
+        duplicate.rank = 3
+        let task = GTask(context: f.context)
+        task.title = "c"
+        task.project = duplicate
+        let duplicateRank = tracking { _ = duplicate.rank }
+        try f.context.save()                   // the held project takes the insert's values and task
+        XCTAssertEqual(f.project.rank, 3)
+        XCTAssertEqual(f.project.tasks.map(\.title).sorted(), ["a", "b", "c"])
+        XCTAssertEqual(rank.count, 1)
+        XCTAssertEqual(name.count, 0, "the same name")
+        XCTAssertEqual(tasks.count, 1)
+        XCTAssertEqual(duplicate.rank, 3)
+        XCTAssertEqual(duplicateRank.count, 0, "the absorbed insert keeps its values")
+    }
+
+    /// An upsert that brings no link leaves the held object's lists as they were: quiet.
+    func testAnUpsertThatBringsNoLinkDoesNotFireForTheLists() throws {
+        let f = try fixture()
+        f.context.mergePolicy = .objectTrump
+        let tasks = tracking { _ = f.project.tasks }
+        let rank = tracking { _ = f.project.rank }
+        let duplicate = GProject(context: f.context)
+        duplicate.name = "Home"
+        duplicate.rank = 1
+        try f.context.save()
+        XCTAssertEqual(f.project.rank, 1)
+        XCTAssertEqual(f.project.tasks.count, 2)
+        XCTAssertEqual(rank.count, 1)
+        XCTAssertEqual(tasks.count, 0, "the same tasks")
+    }
+
+    /// Seed 416573395935468898 of `ObservationGeneratedTests`: the save that upserts also saves a
+    /// task the held project's list holds unsaved. The list keeps the same tasks (the task got
+    /// a key, not a new identity): quiet.
+    func testAnUpsertSavingAListsUnsavedMemberDoesNotFireForTheList() throws {
+        let f = try fixture()
+        f.context.mergePolicy = .objectTrump
+        let task = GTask(context: f.context)
+        task.title = "c"
+        task.project = f.project
+        XCTAssertEqual(f.project.tasks.count, 3)
+        let tasks = tracking { _ = f.project.tasks }
+        let duplicate = GProject(context: f.context)
+        duplicate.name = "Home"
+        duplicate.rank = 1
+        try f.context.save()
+        XCTAssertEqual(f.project.rank, 1)
+        XCTAssertEqual(Set(f.project.tasks), Set(f.tasks + [task]))
+        XCTAssertEqual(tasks.count, 0)
+    }
+
+    func testAnUpsertThatTakesOverARowFiresOnceForTheListItGains() throws {
+        let f = try fixture()
+        f.context.mergePolicy = .objectTrump
+        let writer = f.container.newContext()
+        let work = GProject(context: writer)
+        work.name = "Work"
+        let saved = GTask(context: writer)
+        saved.title = "w"
+        saved.project = work
+        try writer.save()
+        let insert = GProject(context: f.context)  // the context does not hold Work's row
+        insert.name = "Work"
+        insert.rank = 2
+        XCTAssertEqual(insert.tasks.count, 0)
+        let tasks = tracking { _ = insert.tasks }
+        let rank = tracking { _ = insert.rank }
+        try f.context.save()                   // the insert becomes the row's object
+        XCTAssertEqual(insert.tasks.map(\.title), ["w"])
+        XCTAssertEqual(tasks.count, 1)
+        XCTAssertEqual(rank.count, 0, "its own values stay")
+    }
+
     // MARK: Contexts
 
     func testAContextThatIsNotObservableRegistersNothing() throws {

@@ -23,9 +23,15 @@ extension ManagedObjectContext {
     /// last, since a read keeps the list it computes, and every change since was announced.
     /// Taken before a change that may leave a list as it was, for
     /// `announceListChanges(of:relationships:from:)`; empty for an object nobody observes.
+    /// A member saved since the list was computed is named by its key, as the list computed
+    /// again names it (an upsert's save gave the list's unsaved members keys: the same objects).
     func readLists(of object: ManagedObject) -> [Int: [Int64]] {
         guard object.isObserved, let related = object.related else { return [:] }
-        return related.toMany.mapValues(\.references)
+        return related.toMany.mapValues { contents in
+            guard contents.references.contains(where: { $0 < 0 }), let objects = contents.objects,
+                  objects.count == contents.references.count else { return contents.references }
+            return objects.map(reference(to:))
+        }
     }
 
     /// Announces each to-many among `indices` of an observed object whose list reads

@@ -70,7 +70,8 @@ extension ManagedObjectContext {
     /// (here or elsewhere) is reported as such; the partners it held lose it.
     func noteChangedBackLists() {
         let queued = pendingNotice.takeChangedBackLists()
-        guard !observers.isEmpty else { return }   // nobody heard the old lists
+        // Nobody heard the old lists: no observer, and no read Observation could have tracked.
+        guard !observers.isEmpty || isObservable else { return }
         for (object, lists) in queued where object.managedObjectContext === self {
             guard !object.deletedFlag else {
                 for (index, old) in lists.sorted(by: { $0.key < $1.key }) {

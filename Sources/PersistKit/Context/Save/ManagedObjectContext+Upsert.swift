@@ -126,24 +126,26 @@ extension ManagedObjectContext {
     /// Objects whose one-to-one partner the save took are read again.
     func absorbUpserts(_ planning: UpsertPlanning, _ result: StoreWriteResult) {
         var survivors: [ObjectIdentifier: ManagedObject] = [:]
+        // The lists each object's observers last read, compared with the new ones at the end.
+        var listsRead: [(object: ManagedObject, lists: [Int: [Int64]])] = []
         for (position, version) in result.upserted.sorted(by: { $0.key < $1.key }) where position < planning.written.count {
             let object = planning.written[position], key = result.keys[position]
             let objects = entityObjects(object.entity)
             if let held = objects.byKey[key], held !== object {
                 // One instance per row: the held object takes the values, the insert leaves.
+                listsRead.append((held, readLists(of: held)))
                 noteRefreshed(held, newStorage: object.storage)
                 held.version = version
                 detach(object, key: key)
                 survivors[ObjectIdentifier(object)] = held
-                noteToManyChanges(of: held)
             } else {
                 object.objectID = savedObjectID(object.entity, key: key)
                 object.insertedFlag = false
                 object.version = version
                 objects.byKey.insert(object, for: key)
                 // Its lists now hold the row's members too: read again when used.
+                listsRead.append((object, readLists(of: object)))
                 object.related?.toMany.removeAll()
-                noteToManyChanges(of: object)
             }
         }
         for (object, winner) in planning.folded {
@@ -157,6 +159,7 @@ extension ManagedObjectContext {
             let held = keys.filter { objects.byKey[$0] != nil }
             if !held.isEmpty { _ = try? readObjects(entity: entity, keys: held.sorted()) }
         }
+        for (object, lists) in listsRead { noteToManyChanges(of: object, from: lists) }
     }
 
     /// An insert folded into another object: it takes the row's ID and leaves the context,
@@ -170,9 +173,11 @@ extension ManagedObjectContext {
         if !pendingNotice.cancelInsert(object) { pendingNotice.queueDelete(object) }
     }
 
-    private func noteToManyChanges(of object: ManagedObject) {
-        for relationship in object.entity.relationships where relationship.kind.isToMany {
-            noteToManyChange(object, relationship: relationship.index)
-        }
+    /// Queues each to-many of an object an upsert merged for observers; Observation hears the
+    /// ones whose list differs from what was read (`lists`), or was not loaded.
+    private func noteToManyChanges(of object: ManagedObject, from lists: [Int: [Int64]]) {
+        let toMany = object.entity.relationships.lazy.filter(\.kind.isToMany).map(\.index)
+        for index in toMany { queueToManyNotice(object, relationship: index) }
+        announceListChanges(of: object, relationships: toMany, from: lists)
     }
 }
