@@ -185,4 +185,66 @@ final class RelationshipLinksTests: XCTestCase {
         XCTAssertEqual(project.tasks.count, count)
         XCTAssertGreaterThanOrEqual(context.graph.listEditVisits - before, count * (count - 1) / 2)
     }
+
+    /// What each edit of an ordered to-many costs, as `Relationship`'s documentation and the
+    /// Relationships article say, counted (elements visited, rows the save must write).
+    func testOrderedToManyEditsCostWhatTheDocumentationSays() throws {
+        let context = try makeGraphContainer(TemporaryDirectory(), inMemory: true).newContext()
+        let plan = GPlan(context: context)
+        plan.title = "p"
+        let count = 1_000
+        func makeSteps(_ prefix: String) -> [GStep] {
+            (0..<count).map { index -> GStep in
+                let step = GStep(context: context)
+                step.text = "\(prefix)\(index)"
+                return step
+            }
+        }
+        let steps = makeSteps("s"), more = makeSteps("m")
+        try context.save()
+        XCTAssertEqual(plan.steps.count, 0, "the list is loaded")
+        func stepsToWrite() -> Int { context.updatedObjects.filter { $0 is GStep }.count }
+
+        // `plan.steps.append(step)`: no copy, but one pass of identity comparisons (is the list
+        // held the start of the new one?) per append: count squared over the loop.
+        var before = context.graph.listEditVisits
+        for step in steps { plan.steps.append(step) }
+        XCTAssertGreaterThanOrEqual(context.graph.listEditVisits - before, count * (count - 1) / 2)
+        XCTAssertEqual(stepsToWrite(), count)
+        try context.save()
+
+        // `plan.$steps.insert(step)`: appends, a bounded number of elements each.
+        before = context.graph.listEditVisits
+        for step in more { plan.$steps.insert(step) }
+        XCTAssertLessThanOrEqual(context.graph.listEditVisits - before, 10 * count)
+        XCTAssertEqual(stepsToWrite(), count)
+        try context.save()
+
+        // `plan.steps.insert(step, at: 0)`: the whole list is assigned, and every step after the
+        // new one takes the next position: the save writes all of them.
+        let first = GStep(context: context)
+        first.text = "first"
+        plan.steps.insert(first, at: 0)
+        XCTAssertEqual(stepsToWrite(), 2 * count)
+        try context.save()
+
+        // A reorder is such an assignment too: the steps whose position changed are written
+        // (a swap two, a move every step between the two places).
+        plan.steps.swapAt(1, 100)
+        XCTAssertEqual(stepsToWrite(), 2)
+        try context.save()
+        var reordered = plan.steps
+        reordered.insert(reordered.remove(at: 1), at: 100)
+        plan.steps = reordered
+        XCTAssertEqual(stepsToWrite(), 100)
+        try context.save()
+
+        // `plan.$steps.remove(step)`: the others keep their stored positions (a gap is left):
+        // the save writes the one step that left.
+        plan.$steps.remove(steps[500])
+        XCTAssertEqual(stepsToWrite(), 1)
+        try context.save()
+        XCTAssertEqual(plan.steps.count, 2 * count)
+        XCTAssertEqual(plan.steps.first?.text, "first")
+    }
 }

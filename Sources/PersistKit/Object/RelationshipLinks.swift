@@ -13,6 +13,13 @@
 /// They keep the inverse, and refuse what the property refuses (an object of another context,
 /// a deleted one, one in no context: the next save names the relationship), as the property does.
 /// On a to-one, `insert` sets it and `remove` clears it when it holds that object.
+///
+/// Each `insert` and `remove` costs O(1) amortised: the member is found through the list's
+/// member index (made in one pass by the first such edit of a loaded list, then kept), and the
+/// list changes in place. On an ordered to-many, `insert` appends; `remove` closes the gap in
+/// the array (O(*n*) element moves, and the next edit makes the member index again) while the
+/// others keep their stored positions, so the save writes one row either way (an ordered
+/// to-many kept in a join table has its owner's links rewritten: see <doc:Relationships>).
 public struct RelationshipLinks<Destination: ManagedObject> {
     let object: ManagedObject
     let index: Int
