@@ -103,7 +103,11 @@ final class ObservationGeneratedTests: XCTestCase {
             if fires.count != (changed ? 1 : 0) { break }
         }
         print("ObservationGeneratedTests: \(fired) trackings fired, \(quiet) stayed quiet, \(left) read an object that left")
-        XCTAssertGreaterThan(fired, rounds / 50)
+        // That the run changed tracked keys at all: the graph grows (tasks are inserted, not
+        // removed), so a random read hits the changed key less often as it goes; 30 seeds
+        // fired 12 to 35 times in 600 rounds (seeds 3553334833778033623 and 44476935429482846:
+        // 12, which the old bound of rounds / 50 refused).
+        XCTAssertGreaterThan(fired, rounds / 100)
         XCTAssertGreaterThan(quiet, rounds / 20)
     }
 
