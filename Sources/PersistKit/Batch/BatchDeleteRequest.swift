@@ -21,6 +21,10 @@ public struct BatchDeleteRequest<Result: ManagedObject> {
 
     /// The entity's name, when it is not found from `Result`.
     public var entityName: String?
+    /// Whether a predicate's request deletes the objects of the entity's sub-entities too (true,
+    /// as a Core Data fetch request does); false deletes only objects whose entity is the
+    /// request's own (see <doc:EntityInheritance>). A request by IDs deletes the objects named.
+    public var includesSubentities = true
     let target: Target
 
     /// A request deleting every object `predicate` matches (all of them when nil).

@@ -17,6 +17,10 @@ public struct BatchUpdateRequest<Result: ManagedObject> {
     public var predicate: FetchPredicate<Result>?
     /// Attribute names and their new values (nil sets an optional attribute to nil).
     public var propertiesToUpdate: [String: Any?]
+    /// Whether the objects of the entity's sub-entities change too (true, as Core Data's
+    /// `NSBatchUpdateRequest`); false changes only objects whose entity is the request's own
+    /// (see <doc:EntityInheritance>).
+    public var includesSubentities = true
 
     /// A request setting `propertiesToUpdate` on every object `predicate` matches.
     public init(entityName: String? = nil, predicate: FetchPredicate<Result>? = nil, propertiesToUpdate: [String: Any?]) {

@@ -14,6 +14,10 @@ extension ManagedObjectContext {
     public func execute<T: ManagedObject>(_ request: BatchInsertRequest<T>) throws -> BatchResult {
         processPendingChanges()
         let entity = try batchEntity(T.self, named: request.entityName)
+        if entity.isAbstract {
+            throw PersistError(.invalidRequest, "A batch insert into \(entity.name), which is abstract: insert objects of its "
+                               + "sub-entities (\(entity.inheritance?.concreteEntityNames.joined(separator: ", ") ?? ""))", entity: entity.name)
+        }
         var rows: [ContiguousArray<SQLValue>] = []
         switch request.source {
         case .dictionaries(let objects):
@@ -68,10 +72,10 @@ extension ManagedObjectContext {
                                entity: entity.name, problems: problems)
         }
         if store.externalData != nil { try ExternalStorage.checkBatchUpdate(of: entity, slots: slots, values: values.storage) }
-        let query = try StoreQuery(entity: entity, predicate: request.predicate?.node, sorts: [])
-        let keys: [Int64]
+        let queries = try batchQueries(entity, predicate: request.predicate?.node, includesSubentities: request.includesSubentities)
+        let keys: [[Int64]]
         do {
-            keys = try store.batchUpdate(query, slots: slots, values: slots.map { values.storage[$0] },
+            keys = try store.batchUpdate(queries, slots: slots, values: slots.map { values.storage[$0] },
                                          author: transactionAuthor, contextName: name)
         } catch var error as PersistError where error.code == .constraintViolation {
             error.message = "Batch update of \(entity.name) would break a uniqueness constraint; nothing was changed (\(error.message))"
@@ -79,7 +83,7 @@ extension ManagedObjectContext {
             throw error
         }
         processPendingChanges()
-        return BatchResult(objectIDs: keys.map { permanentID(entity, $0) })
+        return BatchResult(objectIDs: zip(queries, keys).flatMap { query, keys in keys.map { permanentID(query.entity, $0) } })
     }
 
     /// Runs a batch delete with the relationships' delete rules, in SQL.
@@ -94,35 +98,36 @@ extension ManagedObjectContext {
     public func execute<T: ManagedObject>(_ request: BatchDeleteRequest<T>) throws -> BatchResult {
         processPendingChanges()
         let entity = try batchEntity(T.self, named: request.entityName)
-        // Its rules would run over the tree's table by entity name: not yet.
-        if let reaching = entity.relationships.first(where: { ($0.deleteRule == .cascade || $0.deleteRule == .deny)
-                                                            && model.entity(named: $0.destinationEntityName)?.inheritance != nil }) {
-            throw PersistError(.invalidRequest, "A batch delete of \(entity.name), whose \(entity.name).\(reaching.name) "
-                               + "(\(reaching.deleteRule)) reaches into an inheritance tree: batch deletes do not support that yet "
-                               + "(delete the objects in the context)", entity: entity.name, attribute: reaching.name)
-        }
-        let query = try StoreQuery(entity: entity, predicate: nil, sorts: [])
+        let queries: [StoreQuery]
         let deleted: [String: [Int64]]
         switch request.target {
         case .predicate(let predicate):
-            deleted = try store.batchDelete(StoreQuery(entity: entity, predicate: predicate?.node, sorts: []), only: nil,
-                                            author: transactionAuthor, contextName: name)
+            queries = try batchQueries(entity, predicate: predicate?.node, includesSubentities: request.includesSubentities)
+            deleted = try store.batchDelete(queries, only: nil, author: transactionAuthor, contextName: name)
         case .objectIDs(let objectIDs):
-            // Equal scopes: the same entity name and store.
-            let scope = objectIDScope(of: entity)
+            // The entity's own objects, or in a tree those of the entities below it too.
+            var entities: [String] = []
             for objectID in objectIDs {
-                if objectID.scope != scope || objectID.isTemporary {
+                let own = objectID.scope == objectIDScope(of: entity)
+                let below = !own && entity.inheritance != nil && objectID.storeIdentifier == store.identifier
+                    && model.entity(named: objectID.entityName)?.isKind(of: entity.name) == true
+                if !(own || below) || objectID.isTemporary {
                     throw PersistError(.invalidRequest, objectID.isTemporary ? "A batch delete takes saved objects only: \(objectID) is not saved"
                                        : "A batch delete of \(entity.name) was given \(objectID), an object of another entity or store",
                                        entity: entity.name, objectIDs: [objectID])
                 }
+                if !entities.contains(objectID.entityName) { entities.append(objectID.entityName) }
             }
-            deleted = try store.batchDelete(query, only: Set(objectIDs.map(\.key)), author: transactionAuthor, contextName: name)
+            queries = try entities.compactMap(model.entity(named:)).map { try StoreQuery(entity: $0, predicate: nil, sorts: []) }
+            deleted = try store.batchDelete(queries, only: Set(objectIDs.map(\.key)), author: transactionAuthor, contextName: name)
         }
         processPendingChanges()
-        var objectIDs = (deleted[entity.name] ?? []).map { permanentID(entity, $0) }
-        for (name, rows) in deleted.sorted(by: { $0.key < $1.key }) where name != entity.name {
-            guard let other = model.entity(named: name) else { continue }
+        // The request's entities first, then those its delete rules reached.
+        let requested = queries.map(\.entity.name)
+        var objectIDs: [ObjectID] = []
+        var listed = Set<String>()
+        for name in requested + deleted.keys.sorted() where listed.insert(name).inserted {
+            guard let rows = deleted[name], let other = model.entity(named: name) else { continue }
             objectIDs += rows.map { permanentID(other, $0) }
         }
         return BatchResult(objectIDs: objectIDs)
@@ -149,14 +154,19 @@ extension ManagedObjectContext {
         return entity
     }
 
+    /// What a batch update or delete runs: one query of the entity's rows, or for an entity in
+    /// an inheritance tree one per concrete entity it covers (its own, with `includesSubentities`
+    /// those below it too), each reading that entity's rows only, so that a predicate's entity
+    /// tests are decided per entity, as a fetch's, and each row is recorded as its own entity's.
+    private func batchQueries(_ entity: EntityDescription, predicate: PredicateNode?, includesSubentities: Bool) throws -> [StoreQuery] {
+        guard let inheritance = entity.inheritance else { return [try StoreQuery(entity: entity, predicate: predicate, sorts: [])] }
+        let names = includesSubentities ? inheritance.concreteEntityNames : (entity.isAbstract ? [] : [entity.name])
+        return try names.compactMap(model.entity(named:)).map { try StoreQuery(entity: $0, predicate: predicate, sorts: []) }
+    }
+
     /// The entity a request names, which must hold `T` objects (any, for `ManagedObject`).
     private func batchEntity<T: ManagedObject>(_ type: T.Type, named name: String?) throws -> EntityDescription {
         let entity = try namedBatchEntity(type, named: name)
-        if entity.inheritance != nil {
-            throw PersistError(.invalidRequest, "A batch request for \(entity.name), which is in an inheritance tree: batch requests "
-                               + "do not support entity inheritance yet (fetch the objects and change them in the context)",
-                               entity: entity.name)
-        }
         guard T.self == ManagedObject.self || entity.objectClass == T.self else {
             throw PersistError(.invalidRequest, "A batch request for \(T.self) names entity \(entity.name), which holds \(entity.objectClass) objects",
                                entity: entity.name)

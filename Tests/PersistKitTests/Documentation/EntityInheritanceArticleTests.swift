@@ -81,6 +81,15 @@ enum EntityInheritanceArticle {
         return (onlyDogs, dogsAndBelow)
     }
 
+    static func batch(_ context: ManagedObjectContext) throws -> BatchResult {
+        let heavy = try context.execute(BatchUpdateRequest<Animal>(predicate: \.weight > 20, propertiesToUpdate: ["weight": 20.0]))
+        var onlyDogs = BatchDeleteRequest<Dog>(predicate: \.breed == "boxer")
+        onlyDogs.includesSubentities = false    // a Puppy that is a boxer stays
+        try context.execute(onlyDogs)
+        try context.execute(BatchInsertRequest<Cat>(objects: [["name": "Sam", "weight": 4.0]]))
+        return heavy
+    }
+
     static func list(_ context: ManagedObjectContext) throws -> [String] {
         let animals = FetchedResultsController(fetchRequest: FetchRequest<Animal>(sortBy: [FetchSortDescriptor(\.weight)]),
                                                context: context)
@@ -223,6 +232,15 @@ final class EntityInheritanceArticleTests: XCTestCase {
         other.delete(ann)
         try other.save()
         XCTAssertEqual(try other.count(for: FetchRequest<EntityInheritanceArticle.Animal>()), 0)
+
+        // Batch requests: Rex (30) is weighed down to 20, then deleted as a boxer; Sam is inserted.
+        try EntityInheritanceArticle.insert(into: other)
+        let rex = try XCTUnwrap(other.fetch(FetchRequest<EntityInheritanceArticle.Dog>()).first)
+        rex.weight = 30
+        try other.save()
+        XCTAssertEqual(try EntityInheritanceArticle.batch(other).objectIDs.map(\.entityName), ["Dog"])
+        XCTAssertEqual(try container.newContext().fetch(FetchRequest<EntityInheritanceArticle.Animal>(sortBy: [FetchSortDescriptor(\.name)]))
+                        .map { "\($0.name):\(type(of: $0))" }, ["Sam:Cat", "Tom:Cat"])
 
         let abstract = EntityInheritanceArticle.Animal(context: context)
         abstract.name = "nobody"

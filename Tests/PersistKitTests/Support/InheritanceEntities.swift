@@ -5,12 +5,15 @@ import PersistKitTestSupport
 /// A new `Dog`, `Puppy` or `Cat`, picked at random, for the generated tests.
 func insertRandomAnimal(named name: String, weight: Double, into context: ManagedObjectContext,
                         using random: inout SeededGenerator) -> Animal {
+    let kinds: [Animal.Type] = [Dog.self, Puppy.self, Cat.self]
+    return insertAnimal(kinds[Int.random(in: 0..<3, using: &random)], named: name, weight: weight, into: context)
+}
+
+/// A new `Dog`, `Puppy` or `Cat`.
+@discardableResult
+func insertAnimal(_ kind: Animal.Type, named name: String, weight: Double, into context: ManagedObjectContext) -> Animal {
     let animal: Animal
-    switch Int.random(in: 0..<3, using: &random) {
-    case 0: animal = Dog(context: context)
-    case 1: animal = Puppy(context: context)
-    default: animal = Cat(context: context)
-    }
+    if kind == Puppy.self { animal = Puppy(context: context) } else if kind == Cat.self { animal = Cat(context: context) } else { animal = Dog(context: context) }
     animal.name = name
     animal.weight = weight
     return animal

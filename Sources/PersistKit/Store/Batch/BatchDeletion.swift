@@ -4,24 +4,49 @@ enum BatchDeletion {
     /// Whether deleting rows of `entity` is only that: no relationship of the model points at
     /// it (nothing to nullify, cascade from or unlink) and none of its own cascades or denies.
     /// Its join-table links, if it owns any, go with its rows (`ON DELETE CASCADE`).
+    /// (In an inheritance tree, a relationship to any entity of the tree counts: to a parent,
+    /// it holds this entity's rows; to a sub-entity, a request with sub-entities deletes them.)
     static func isDirect(_ entity: EntityDescription, model: ManagedObjectModel) -> Bool {
         entity.relationships.allSatisfy { $0.deleteRule != .cascade && $0.deleteRule != .deny }
-            && model.entities.allSatisfy { other in other.relationships.allSatisfy { $0.destinationEntityName != entity.name } }
+            && model.entities.allSatisfy { other in other.relationships.allSatisfy { relationship in
+                relationship.destinationEntityName != entity.name
+                    && (entity.inheritance == nil || model.entity(named: relationship.destinationEntityName)?.tableName != entity.tableName)
+            } }
+    }
+
+    /// The keys `doomed` holds of the entity named `name` and of those below it (a relationship
+    /// to a parent holds its sub-entities' rows, which are filed under their own entities).
+    static func doomedKeys(ofKind name: String, _ doomed: [String: Set<Int64>], model: ManagedObjectModel) -> Set<Int64> {
+        guard let names = model.entity(named: name)?.inheritance?.concreteEntityNames else { return doomed[name] ?? [] }
+        return names.reduce(into: Set<Int64>()) { $0.formUnion(doomed[$1] ?? []) }
     }
 
     /// The rows to delete, by entity name: the requested ones and every row they cascade to;
     /// and each entity's rows in the order they were found: requested keys come sorted and a
     /// cascade reads its rows by key runs, so sorting that list costs little, where sorting a
     /// set's rows costs a full sort.
-    static func closureInOrder(of entity: EntityDescription, keys: [Int64], model: ManagedObjectModel,
+    ///
+    /// `requested` is one entity's rows, or an inheritance tree's request's, each concrete
+    /// entity's; rows a cascade reaches in a tree are filed under their own entities.
+    static func closureInOrder(of requested: [(entity: EntityDescription, keys: [Int64])], model: ManagedObjectModel,
                                _ connection: SQLiteConnection) throws -> (doomed: [String: Set<Int64>], found: [String: [Int64]]) {
-        let requested = Set(keys)
-        var doomed: [String: Set<Int64>] = [entity.name: requested]
-        var found: [String: [Int64]] = [entity.name: requested.count == keys.count ? keys : Array(requested)]
-        var work: [(EntityDescription, [Int64])] = [(entity, keys)]
+        var doomed: [String: Set<Int64>] = [:]
+        var found: [String: [Int64]] = [:]
+        var work: [(EntityDescription, [Int64])] = []
+        for (entity, keys) in requested {
+            let unique = Set(keys)
+            doomed[entity.name] = unique
+            found[entity.name] = unique.count == keys.count ? keys : Array(unique)
+            work.append((entity, keys))
+        }
         while let (current, rows) = work.popLast() {
             for relationship in current.relationships where relationship.deleteRule == .cascade {
                 guard let destination = model.entity(named: relationship.destinationEntityName) else { continue }
+                if destination.inheritance != nil {
+                    try cascadeIntoTree(relationship, from: current, rows: rows, to: destination, model: model, connection,
+                                        &doomed, &found, &work)
+                    continue
+                }
                 // The destination's set is taken out while it grows: one lookup, not one per row.
                 var held = doomed.removeValue(forKey: destination.name) ?? []
                 var fresh: [Int64] = []
@@ -38,6 +63,32 @@ enum BatchDeletion {
         return (doomed, found)
     }
 
+    /// A cascade into an inheritance tree: the rows it reaches (not already doomed under any
+    /// entity of the destination's subtree) filed under their own entities, read from `_entity`.
+    private static func cascadeIntoTree(_ relationship: RelationshipDescription, from current: EntityDescription, rows: [Int64],
+                                        to destination: EntityDescription, model: ManagedObjectModel, _ connection: SQLiteConnection,
+                                        _ doomed: inout [String: Set<Int64>], _ found: inout [String: [Int64]],
+                                        _ work: inout [(EntityDescription, [Int64])]) throws {
+        let held = doomedKeys(ofKind: destination.name, doomed, model: model)
+        var fresh = Set<Int64>()
+        try forEachLink(of: relationship, from: current, rows: rows, model: model, connection) { _, target in
+            if !held.contains(target) { fresh.insert(target) }
+        }
+        guard !fresh.isEmpty else { return }
+        let statement = try connection.prepare("SELECT \(SQLName.quote(SchemaSQL.primaryKey)), \(SQLName.quote(EntityInheritance.entityColumn)) "
+            + "FROM \(SchemaSQL.table(of: destination)) WHERE \(SQLName.quote(SchemaSQL.primaryKey)) IN (SELECT value FROM json_each(?)) "
+            + "ORDER BY 1")
+        try statement.bind([SQLiteStore.jsonArray(fresh.sorted())])
+        var byEntity: [String: [Int64]] = [:]
+        while try statement.step() { byEntity[statement.string(at: 1), default: []].append(statement.int64(at: 0)) }
+        for (name, keys) in byEntity.sorted(by: { $0.key < $1.key }) {
+            guard let entity = model.entity(named: name) else { continue }
+            doomed[name, default: []].formUnion(keys)
+            found[name, default: []].append(contentsOf: keys)
+            work.append((entity, keys))
+        }
+    }
+
     /// Refuses the deletion when a `.deny` relationship of a row to delete holds a row that stays.
     static func checkDenials(_ doomed: [String: Set<Int64>], model: ManagedObjectModel, _ connection: SQLiteConnection,
                              storeIdentifier: String) throws {
@@ -46,8 +97,9 @@ enum BatchDeletion {
         for (name, rows) in doomed.sorted(by: { $0.key < $1.key }) {
             guard let entity = model.entity(named: name) else { continue }
             for relationship in entity.relationships where relationship.deleteRule == .deny {
+                let gone = doomedKeys(ofKind: relationship.destinationEntityName, doomed, model: model)
                 let held = try links(of: relationship, from: entity, rows: Array(rows), model: model, connection)
-                    .filter { !(doomed[relationship.destinationEntityName]?.contains($0.target) ?? false) }
+                    .filter { !gone.contains($0.target) }
                 for source in Set(held.map(\.source)).sorted() {
                     offenders.append(ObjectID(entityName: name, storeIdentifier: storeIdentifier, key: source, isTemporary: false))
                     problems.append("\(name) \(source) cannot be deleted: its relationship \(relationship.name) (delete rule deny) still holds "
@@ -65,17 +117,20 @@ enum BatchDeletion {
     /// row's version; notes the rows changed, under the relationship's slot.
     static func nullify(_ doomed: [String: Set<Int64>], model: ManagedObjectModel,
                         _ connection: SQLiteConnection, into changes: inout BatchChanges) throws {
-        for entity in model.entities {
+        // In a tree, each concrete entity clears its own rows (its relationships include the
+        // inherited ones), so each row is noted once, as its own entity's.
+        for entity in model.entities where !(entity.inheritance != nil && entity.isAbstract) {
             for relationship in entity.relationships {
                 guard case .foreignKey(let slot, let positionSlot) = relationship.storage,
-                      let targets = doomed[relationship.destinationEntityName], !targets.isEmpty,
+                      case let targets = doomedKeys(ofKind: relationship.destinationEntityName, doomed, model: model), !targets.isEmpty,
                       !isCascaded(slot, of: entity, to: relationship.destinationEntityName, model: model) else { continue }
                 let column = SQLName.quote(entity.columns[slot].name)
                 var sets = ["\(column) = NULL", "\(SQLName.quote(SchemaSQL.version)) = \(SQLName.quote(SchemaSQL.version)) + 1"]
                 if let positionSlot { sets.append("\(SQLName.quote(entity.columns[positionSlot].name)) = NULL") }
-                let statement = try connection.prepare("UPDATE \(SQLName.quote(entity.name)) SET " + sets.joined(separator: ", ")
-                    + " WHERE \(column) IN (SELECT value FROM json_each(?)) AND \(SQLName.quote(SchemaSQL.primaryKey)) NOT IN "
-                    + "(SELECT value FROM json_each(?)) RETURNING \(SQLName.quote(SchemaSQL.primaryKey))")
+                let statement = try connection.prepare("UPDATE \(SQLiteStore.batchTarget(entity)) SET " + sets.joined(separator: ", ")
+                    + SQLiteStore.batchCondition("\(column) IN (SELECT value FROM json_each(?1)) AND \(SQLName.quote(SchemaSQL.primaryKey)) NOT IN "
+                                                 + "(SELECT value FROM json_each(?2))", of: entity)
+                    + " RETURNING \(SQLName.quote(SchemaSQL.primaryKey))")
                 try statement.bind([SQLiteStore.jsonArray(targets.sorted()),
                                     SQLiteStore.jsonArray((doomed[entity.name] ?? []).sorted())])
                 var nullified: [Int64] = []
@@ -92,7 +147,7 @@ enum BatchDeletion {
                                    model: ManagedObjectModel) -> Bool {
         guard let destination = model.entity(named: destinationName) else { return false }
         return destination.relationships.contains { inverse in
-            guard inverse.deleteRule == .cascade, inverse.destinationEntityName == entity.name,
+            guard inverse.deleteRule == .cascade, entity.isKind(of: inverse.destinationEntityName),
                   case .inverseForeignKey(_, slot, _) = inverse.storage else { return false }
             return true
         }
@@ -107,9 +162,11 @@ enum BatchDeletion {
         func visit(_ name: String) {
             guard visited.insert(name).inserted else { return }
             // Those pointing at `name` go first.
+            let target = model.entity(named: name)
             for entity in model.entities where wanted.contains(entity.name) && entity.name != name {
                 if entity.relationships.contains(where: { relationship in
-                    guard relationship.destinationEntityName == name, case .foreignKey = relationship.storage else { return false }
+                    guard target?.isKind(of: relationship.destinationEntityName) ?? (relationship.destinationEntityName == name),
+                          case .foreignKey = relationship.storage else { return false }
                     return true
                 }) { visit(entity.name) }
             }
@@ -124,13 +181,16 @@ enum BatchDeletion {
     /// under the owning side's relationship.
     static func unlinkPartners(_ doomed: [String: Set<Int64>], model: ManagedObjectModel,
                                _ connection: SQLiteConnection, into changes: inout BatchChanges) throws {
-        for entity in model.entities {
+        for entity in model.entities where !(entity.inheritance != nil && entity.isAbstract) {
             for relationship in entity.relationships {
                 guard case .joinTable(let table, isOwner: true) = relationship.storage,
-                      let targets = doomed[table.destinationEntity], !targets.isEmpty else { continue }
+                      case let targets = doomedKeys(ofKind: table.destinationEntity, doomed, model: model), !targets.isEmpty else { continue }
                 let owner = SQLName.quote(JoinTable.ownerColumn), destination = SQLName.quote(JoinTable.destinationColumn)
+                // A tree's join table holds every entity's links: each concrete entity notes its own owners.
+                let owners = entity.inheritance == nil ? "" : " AND \(owner) IN (SELECT \(SQLName.quote(SchemaSQL.primaryKey)) FROM "
+                    + "\(SchemaSQL.table(of: entity)) WHERE \(SQLName.quote(EntityInheritance.entityColumn)) = \(SQLName.literal(entity.name)))"
                 let statement = try connection.prepare("SELECT DISTINCT \(owner) FROM \(SQLName.quote(table.name)) WHERE \(destination) IN "
-                    + "(SELECT value FROM json_each(?)) AND \(owner) NOT IN (SELECT value FROM json_each(?)) ORDER BY \(owner)")
+                    + "(SELECT value FROM json_each(?)) AND \(owner) NOT IN (SELECT value FROM json_each(?))\(owners) ORDER BY \(owner)")
                 try statement.bind([SQLiteStore.jsonArray(targets.sorted()),
                                     SQLiteStore.jsonArray((doomed[entity.name] ?? []).sorted())])
                 var partners: [Int64] = []
@@ -161,12 +221,12 @@ enum BatchDeletion {
             return
         case .foreignKey(let slot, _):
             let column = SQLName.quote(entity.columns[slot].name)
-            sql = "SELECT \(primaryKey), \(column) FROM \(SQLName.quote(entity.name)) WHERE \(primaryKey) IN (SELECT value FROM json_each(?)) "
+            sql = "SELECT \(primaryKey), \(column) FROM \(SchemaSQL.table(of: entity)) WHERE \(primaryKey) IN (SELECT value FROM json_each(?)) "
                 + "AND \(column) IS NOT NULL"
         case .inverseForeignKey(_, let slot, _):
             guard let destination = model.entity(named: relationship.destinationEntityName) else { return }
             let column = SQLName.quote(destination.columns[slot].name)
-            sql = "SELECT \(column), \(primaryKey) FROM \(SQLName.quote(destination.name)) WHERE \(column) IN (SELECT value FROM json_each(?))"
+            sql = "SELECT \(column), \(primaryKey) FROM \(SchemaSQL.table(of: destination)) WHERE \(column) IN (SELECT value FROM json_each(?))"
         case .joinTable(let table, let isOwner):
             let owner = SQLName.quote(JoinTable.ownerColumn), destination = SQLName.quote(JoinTable.destinationColumn)
             let (from, to) = isOwner ? (owner, destination) : (destination, owner)

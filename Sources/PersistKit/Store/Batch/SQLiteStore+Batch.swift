@@ -124,55 +124,85 @@ extension SQLiteStore {
         }
     }
 
-    /// Sets `values` in `slots` of every row the query matches; returns their keys.
-    func batchUpdate(_ query: StoreQuery, slots: [Int], values: [SQLValue], author: String?, contextName: String?) throws -> [Int64] {
-        var keys: [Int64] = []
+    /// Sets `values` in `slots` of every row the queries match; returns their keys, per query.
+    /// Several queries are the concrete entities of an inheritance tree's request (one
+    /// `UPDATE` each, in one transaction), so that each row is recorded as its own entity's.
+    func batchUpdate(_ queries: [StoreQuery], slots: [Int], values: [SQLValue], author: String?, contextName: String?) throws -> [[Int64]] {
+        var keys: [[Int64]] = []
         _ = try save(origin: 0) { connection in
             var changes = BatchChanges()
-            let entity = query.entity
-            // The predicate's SQL numbers its parameters (?1...): the new values come after them.
-            let first = query.bindings.count + 1
-            let sets = slots.enumerated().map { SQLName.quote(entity.columns[$0.element].name) + " = ?\(first + $0.offset)" }
-                + ["\(SQLName.quote(SchemaSQL.version)) = \(SQLName.quote(SchemaSQL.version)) + 1"]
-            let sql = "UPDATE \(SQLName.quote(entity.name)) SET " + sets.joined(separator: ", ")
-                + (query.whereSQL.map { " WHERE " + $0 } ?? "")
-            let statement = try connection.prepare(sql)
-            try statement.bind(query.bindings + values)
-            // The keys from the update hook, not `RETURNING`: that makes SQLite collect the
-            // matching rows first and look each one up again (3x the update's own cost).
-            keys = try ChangedRowCollector.keys(.update, in: entity.name, on: connection) { try statement.run() }
-            changes.update(keys, of: entity, slots: SlotSet(slots))
+            keys = []
+            for query in queries {
+                let entity = query.entity
+                // The predicate's SQL numbers its parameters (?1...): the new values come after them.
+                let first = query.bindings.count + 1
+                let sets = slots.enumerated().map { SQLName.quote(entity.columns[$0.element].name) + " = ?\(first + $0.offset)" }
+                    + ["\(SQLName.quote(SchemaSQL.version)) = \(SQLName.quote(SchemaSQL.version)) + 1"]
+                let sql = "UPDATE \(Self.batchTarget(entity)) SET " + sets.joined(separator: ", ")
+                    + Self.batchCondition(query.whereSQL, of: entity)
+                let statement = try connection.prepare(sql)
+                try statement.bind(query.bindings + values)
+                // The keys from the update hook, not `RETURNING`: that makes SQLite collect the
+                // matching rows first and look each one up again (3x the update's own cost).
+                let updated = try ChangedRowCollector.keys(.update, in: entity.tableName, on: connection) { try statement.run() }
+                changes.update(updated, of: entity, slots: SlotSet(slots))
+                keys.append(updated)
+            }
             return try record(changes, author: author, contextName: contextName, connection)
         }
         return keys
     }
 
-    /// Deletes the rows the query matches (only those with keys in `only`, when given) with
+    /// What a batch `UPDATE` or `DELETE` names: the entity's table, or in an inheritance tree
+    /// the tree's table under the entity's name (a predicate's correlated subqueries name it).
+    static func batchTarget(_ entity: EntityDescription) -> String {
+        entity.inheritance == nil ? SQLName.quote(entity.name) : SchemaSQL.table(of: entity) + " AS " + SQLName.quote(entity.name)
+    }
+
+    /// ` WHERE ...` of a batch statement: the predicate's SQL, and in an inheritance tree the
+    /// entity's own rows only.
+    static func batchCondition(_ whereSQL: String?, of entity: EntityDescription) -> String {
+        var conditions = whereSQL.map { ["(" + $0 + ")"] } ?? []
+        if entity.inheritance != nil {
+            conditions.insert(SQLName.quote(EntityInheritance.entityColumn) + " = " + SQLName.literal(entity.name), at: 0)
+        }
+        return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    }
+
+    /// Deletes the rows the queries match (only those with keys in `only`, when given) with
     /// their delete rules, in SQL: cascades to any depth, nullifies the references to deleted
     /// rows, and refuses (nothing deleted) when a `.deny` relationship of a deleted row holds a
-    /// row not deleted too. The rows are chosen inside the transaction.
+    /// row not deleted too. The rows are chosen inside the transaction. Several queries are the
+    /// concrete entities of an inheritance tree's request.
     ///
-    /// - Returns: The deleted keys per entity.
-    func batchDelete(_ query: StoreQuery, only requested: Set<Int64>?, author: String?, contextName: String?) throws -> [String: [Int64]] {
+    /// - Returns: The deleted keys per entity (each row under its own entity).
+    func batchDelete(_ queries: [StoreQuery], only requested: Set<Int64>?, author: String?, contextName: String?) throws -> [String: [Int64]] {
         var deleted: [String: [Int64]] = [:]
         _ = try save(origin: 0) { connection in
             var changes = BatchChanges()
-            if BatchDeletion.isDirect(query.entity, model: model) {
-                let keys = try Self.deleteDirectly(query, only: requested, connection)
-                changes.delete(keys, of: query.entity)
-                if !keys.isEmpty { deleted[query.entity.name] = keys }
+            deleted = [:]
+            if queries.allSatisfy({ BatchDeletion.isDirect($0.entity, model: model) }) {
+                for query in queries {
+                    let keys = try Self.deleteDirectly(query, only: requested, connection)
+                    changes.delete(keys, of: query.entity)
+                    if !keys.isEmpty { deleted[query.entity.name] = keys }
+                }
                 return try record(changes, author: author, contextName: contextName, connection)
             }
-            var keys = try Self.matchingKeys(query, connection)
-            if let requested { keys = keys.filter(requested.contains) }
-            let (doomed, found) = try BatchDeletion.closureInOrder(of: query.entity, keys: keys, model: model, connection)
+            var matched: [(entity: EntityDescription, keys: [Int64])] = []
+            for query in queries {
+                var keys = try Self.matchingKeys(query, connection)
+                if let requested { keys = keys.filter(requested.contains) }
+                matched.append((query.entity, keys))
+            }
+            let (doomed, found) = try BatchDeletion.closureInOrder(of: matched, model: model, connection)
             try BatchDeletion.checkDenials(doomed, model: model, connection, storeIdentifier: identifier)
             try BatchDeletion.unlinkPartners(doomed, model: model, connection, into: &changes)
             try BatchDeletion.nullify(doomed, model: model, connection, into: &changes)
             for name in BatchDeletion.deletionOrder(Array(doomed.keys), model: model) {
                 guard let doomedEntity = model.entity(named: name), let rows = found[name], !rows.isEmpty else { continue }
                 let sorted = rows.sorted()
-                try Self.deleteRows(sorted, of: name, connection)
+                try Self.deleteRows(sorted, of: doomedEntity, connection)
                 changes.delete(sorted, of: doomedEntity)
                 deleted[doomedEntity.name] = sorted
             }
@@ -186,6 +216,7 @@ extension SQLiteStore {
     /// returns their keys, ascending.
     private static func deleteDirectly(_ query: StoreQuery, only requested: Set<Int64>?,
                                        _ connection: SQLiteConnection) throws -> [Int64] {
+        let entity = query.entity
         var conditions = query.whereSQL.map { ["(" + $0 + ")"] } ?? []
         var bindings = query.bindings
         if let requested {
@@ -193,32 +224,34 @@ extension SQLiteStore {
             conditions.append("\(SQLName.quote(SchemaSQL.primaryKey)) IN (SELECT value FROM json_each(?\(bindings.count + 1)))")
             bindings.append(jsonArray(requested.sorted()))
         }
-        if conditions.isEmpty {
+        if conditions.isEmpty && entity.inheritance == nil {
             // Every row: their keys first, then SQLite empties the table at once.
             let keys = try matchingKeys(query, connection)
-            try deleteRows(keys, of: query.entity.name, connection)
+            try deleteRows(keys, of: entity, connection)
             return keys
         }
-        // Never without a WHERE here: SQLite then empties the table without calling the update hook.
-        let sql = "DELETE FROM \(SQLName.quote(query.entity.name)) WHERE "
-            + (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
+        // Never without a WHERE here (a tree's entity has its `_entity` test): SQLite then
+        // empties the table without calling the update hook.
+        let sql = "DELETE FROM \(batchTarget(entity))" + batchCondition(conditions.isEmpty ? nil : conditions.joined(separator: " AND "), of: entity)
         let statement = try connection.prepare(sql)
         try statement.bind(bindings)
-        let keys = try ChangedRowCollector.keys(.delete, in: query.entity.name, on: connection) { try statement.run() }
+        let keys = try ChangedRowCollector.keys(.delete, in: entity.tableName, on: connection) { try statement.run() }
         guard keys.count == connection.changes else {
-            throw PersistError(.misuse, "Batch delete of \(query.entity.name): SQLite deleted \(connection.changes) rows "
-                               + "but reported \(keys.count); nothing was deleted", entity: query.entity.name)
+            throw PersistError(.misuse, "Batch delete of \(entity.name): SQLite deleted \(connection.changes) rows "
+                               + "but reported \(keys.count); nothing was deleted", entity: entity.name)
         }
         return keys.sorted()
     }
 
-    /// Deletes the rows with `keys` (ascending, all present) from `table`. When they are every
-    /// row, a `DELETE` without `WHERE` walks the table once (or, when no foreign key involves
-    /// it, SQLite empties it a page at a time) instead of parsing the keys and seeking each
-    /// row: wiping the cache-reload benchmark's 10,100 rows costs 3,100 fewer instructions a row.
-    private static func deleteRows(_ keys: [Int64], of table: String, _ connection: SQLiteConnection) throws {
+    /// Deletes the rows with `keys` (ascending, all present) of `entity` from its table. When
+    /// they are every row, a `DELETE` without `WHERE` walks the table once (or, when no foreign
+    /// key involves it, SQLite empties it a page at a time) instead of parsing the keys and
+    /// seeking each row: wiping the cache-reload benchmark's 10,100 rows costs 3,100 fewer
+    /// instructions a row. (In a tree's table, the keys are every row only when no other
+    /// entity has any.)
+    private static func deleteRows(_ keys: [Int64], of entity: EntityDescription, _ connection: SQLiteConnection) throws {
         guard !keys.isEmpty else { return }
-        let name = SQLName.quote(table)
+        let name = SchemaSQL.table(of: entity)
         if try connection.singleInt("SELECT count(*) FROM \(name)") == Int64(keys.count) {
             try connection.execute("DELETE FROM \(name)")
         } else {
@@ -226,14 +259,14 @@ extension SQLiteStore {
                                      [jsonArray(keys)])
         }
         guard connection.changes == keys.count else {
-            throw PersistError(.misuse, "Batch delete of \(table): SQLite deleted \(connection.changes) rows, not the \(keys.count) "
-                               + "it was asked to; nothing was deleted", entity: table)
+            throw PersistError(.misuse, "Batch delete of \(entity.name): SQLite deleted \(connection.changes) rows, not the \(keys.count) "
+                               + "it was asked to; nothing was deleted", entity: entity.name)
         }
     }
 
     /// The keys of the rows a query matches, in key order, on a connection already held.
     private static func matchingKeys(_ query: StoreQuery, _ connection: SQLiteConnection) throws -> [Int64] {
-        let sql = "SELECT \(SQLName.quote(SchemaSQL.primaryKey)) FROM \(SQLName.quote(query.entity.name))"
+        let sql = "SELECT \(SQLName.quote(SchemaSQL.primaryKey)) FROM \(SchemaSQL.source(of: query.entity))"
             + (query.whereSQL.map { " WHERE " + $0 } ?? "") + " ORDER BY \(SQLName.quote(SchemaSQL.primaryKey))"
         let statement = try connection.prepare(sql)
         try statement.bind(query.bindings)
