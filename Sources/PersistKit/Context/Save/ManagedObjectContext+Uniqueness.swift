@@ -90,16 +90,17 @@ extension ManagedObjectContext {
             return found
         }
         let upserting = mergePolicy == .objectTrump
-        for object in pending.inserts {
+        // An object of an entity without constraints (most) costs one test.
+        for object in pending.inserts where !object.entity.uniquenessSlots.isEmpty {
             for index in positions(object.entity) where !upserting || groups[index].spansEntities { groups[index].inserts.append(object) }
         }
-        for object in pending.updates {
+        for object in pending.updates where !object.entity.uniquenessSlots.isEmpty {
             let found = positions(object.entity)
             guard !found.isEmpty else { continue }
             let changed = Set(changedSlots(of: object))
             for index in found { groups[index].updates.append((object, changed)) }
         }
-        for object in pending.deletes {
+        for object in pending.deletes where !object.entity.uniquenessSlots.isEmpty {
             for index in positions(object.entity) { groups[index].deletedKeys.insert(object.objectID.key) }
         }
         return groups
