@@ -83,7 +83,7 @@ extension ManagedObjectContext {
             throw error
         }
         processPendingChanges()
-        return BatchResult(objectIDs: zip(queries, keys).flatMap { query, keys in keys.map { permanentID(query.entity, $0) } })
+        return BatchResult(objectIDs: objectIDs(of: queries.map(\.entity), keys))
     }
 
     /// Runs a batch delete with the relationships' delete rules, in SQL.
@@ -123,17 +123,25 @@ extension ManagedObjectContext {
         }
         processPendingChanges()
         // The request's entities first, then those its delete rules reached.
-        let requested = queries.map(\.entity.name)
-        var objectIDs: [ObjectID] = []
-        var listed = Set<String>()
-        for name in requested + deleted.keys.sorted() where listed.insert(name).inserted {
-            guard let rows = deleted[name], let other = model.entity(named: name) else { continue }
-            objectIDs += rows.map { permanentID(other, $0) }
+        var entities = queries.map(\.entity)
+        for name in deleted.keys.sorted() where !entities.contains(where: { $0.name == name }) {
+            if let other = model.entity(named: name) { entities.append(other) }
         }
-        return BatchResult(objectIDs: objectIDs)
+        return BatchResult(objectIDs: objectIDs(of: entities, entities.map { deleted[$0.name] ?? [] }))
     }
 
     // MARK: Helpers
+
+    /// The IDs of `keys[i]`'s rows of `entities[i]`, in order, made in place (a batch may name
+    /// many rows: no intermediate arrays are copied).
+    private func objectIDs(of entities: [EntityDescription], _ keys: [[Int64]]) -> [ObjectID] {
+        var objectIDs: [ObjectID] = []
+        objectIDs.reserveCapacity(keys.reduce(0) { $0 + $1.count })
+        for (entity, keys) in zip(entities, keys) {
+            for key in keys { objectIDs.append(permanentID(entity, key)) }
+        }
+        return objectIDs
+    }
 
     private func permanentID(_ entity: EntityDescription, _ key: Int64) -> ObjectID {
         savedObjectID(entity, key: key)
