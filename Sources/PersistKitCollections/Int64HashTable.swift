@@ -235,27 +235,37 @@ public struct Int64HashTable<Value>: ~Copyable {
         entryCount += 1
     }
 
-    /// Inserts an entry for each of `elements`, whose keys the table must not hold and which
-    /// are distinct (the rows of one query, read into a table that held none of them): the
-    /// table is sized once, and no key is compared on the way.
-    @inlinable
+    /// Inserts an entry for each of `elements`, whose keys the table should not hold and which
+    /// should be distinct (the rows of one query, read into a table that held none of them):
+    /// the table is sized once, and no key is looked up first. A key met again (a damaged
+    /// store can return one primary key twice) is not added twice, which would leave an entry
+    /// no removal finds: the insertion stops there and returns that element's index, the
+    /// elements before it inserted. Nil when all were.
+    @inlinable @discardableResult
     public mutating func insertNew<Element>(contentsOf elements: [Element], key: (Element) -> Int64,
-                                            value: (Element) -> Value) {
+                                            value: (Element) -> Value) -> Int? {
         reserveCapacity(entryCount + elements.count)
         let slots = slots, mask = mask
         var added = 0
-        for element in elements {
+        defer { entryCount += added }
+        for (position, element) in elements.enumerated() {
             let key = key(element)
             if key == Self.emptyKey {
+                if minKeyValue != nil { return position }
                 minKeyValue = value(element)
             } else {
                 var index = home(key)
-                while slots[index].key != Self.emptyKey { index = (index + 1) & mask }
+                // The probe run is walked to its end anyway: comparing each key on the way
+                // costs a compare per occupied slot.
+                while slots[index].key != Self.emptyKey {
+                    if slots[index].key == key { return position }
+                    index = (index + 1) & mask
+                }
                 (slots + index).initialize(to: Slot(key: key, value: value(element)))
             }
             added += 1
         }
-        entryCount += added
+        return nil
     }
 
     /// Removes and returns the value of `key`.

@@ -66,13 +66,39 @@ final class IdentityMapTests: XCTestCase {
             return object
         }
         var map = IdentityMap()
-        map.insertNew(Array(objects.prefix(10)))
-        map.insertNew(Array(objects.dropFirst(10)))
+        XCTAssertNil(map.insertNew(Array(objects.prefix(10))))
+        XCTAssertNil(map.insertNew(Array(objects.dropFirst(10))))
         XCTAssertEqual(map.count, objects.count, "seed \(seed)")
         for object in objects { XCTAssertTrue(map[object.objectID.key] === object, "seed \(seed)") }
         XCTAssertNil(map[-1])
         for object in objects.prefix(2_500) { map.removeValue(forKey: object.objectID.key) }
         for object in objects.dropFirst(2_500) { XCTAssertTrue(map[object.objectID.key] === object, "seed \(seed)") }
+    }
+
+    /// Rows of a damaged store may repeat a primary key: a key met again (in the batch or in
+    /// the map, `Int64.min` too) is not added a second time, which would leave an entry that no
+    /// removal finds (a freed object in the map), and the insertion says which object it was.
+    func testInsertNewStopsAtARepeatedKey() {
+        let entity = EntityDescription(name: "E", objectClass: ManagedObject.self, isClassBacked: false,
+                                       attributes: [], valueTypes: [], uniquenessConstraints: [])
+        func object(_ key: Int64) -> ManagedObject {
+            let object = ManagedObject(entity: entity, insertInto: nil)
+            object.objectID = ObjectID(entityName: "E", storeIdentifier: "S", key: key, isTemporary: false)
+            return object
+        }
+        for repeated in [Int64(0), 7, .min] {
+            let objects = [object(repeated), object(3), object(repeated), object(9)]
+            var map = IdentityMap()
+            XCTAssertTrue(map.insertNew(objects) === objects[2], "key \(repeated)")
+            XCTAssertEqual(map.count, 2, "key \(repeated)")
+            XCTAssertTrue(map[repeated] === objects[0])
+            XCTAssertNil(map[9])
+            XCTAssertTrue(map.remove(repeated, ifIdenticalTo: objects[0]))
+            XCTAssertFalse(map.remove(repeated, ifIdenticalTo: objects[2]))
+            XCTAssertNil(map[repeated])
+            let later = object(3)
+            XCTAssertTrue(map.insertNew([object(11), later]) === later, "a key the map holds")
+        }
     }
 
     /// A fresh context's fetch registers every object it returns: looking one up, or fetching

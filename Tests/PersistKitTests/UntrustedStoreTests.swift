@@ -85,6 +85,36 @@ final class UntrustedStoreTests: XCTestCase {
 
     // MARK: Damaged files
 
+    /// A damaged table whose rows all read the primary key 0 (seed 592352723 of the test
+    /// below made one): the first fetch into a fresh context registered forty objects under
+    /// one key, the map kept entries no removal found, and the context's `deinit` touched
+    /// freed objects. The fetch is now a clear error, and nothing is left registered.
+    func testRowsRepeatingAPrimaryKeyAreAnErrorNotACrash() throws {
+        let url = directory.file("repeated.sqlite")
+        try writeStore(at: url, entities: [TestTask.self, Everything.self], count: 40)
+        do {
+            // Every row's key read as 0, as a damaged b-tree returned them: the table rebuilt
+            // without its primary key, its rows' keys set to 0.
+            let connection = try SQLiteConnection(path: url.path, configuration: .init())
+            let key = SchemaSQL.primaryKey
+            try connection.execute("""
+                CREATE TABLE copy AS SELECT * FROM "Task";
+                DROP TABLE "Task";
+                CREATE TABLE "Task" AS SELECT * FROM copy;
+                DROP TABLE copy;
+                UPDATE "Task" SET "\(key)" = 0;
+                """)
+        }
+        let container = try PersistentContainer(model: ManagedObjectModel(entities: [TestTask.self, Everything.self]),
+                                                store: .sqlite(url))
+        let context = container.newContext()
+        XCTAssertThrowsError(try context.fetch(FetchRequest<TestTask>())) { error in
+            XCTAssertEqual((error as? PersistError)?.code, .notADatabase, "\(error)")
+            XCTAssertTrue("\(error)".contains("returned the key 0 twice"), "\(error)")
+        }
+        XCTAssertEqual(try context.count(for: FetchRequest<TestTask>()), 40, "the rows are still there to read")
+    }
+
     /// Generated: a small store with bytes overwritten at random past its header. Opening it,
     /// reading every object, changing one and saving either works or throws a PersistError;
     /// nothing crashes.

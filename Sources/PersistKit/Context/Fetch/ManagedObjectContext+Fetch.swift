@@ -263,7 +263,12 @@ extension ManagedObjectContext {
             try store.read(plan.query, limit: limit, offset: offset) { key, version, decode in
                 result.append(try makeObject(key: key, version: version, decode, entity: entity))
             }
-            objects.byKey.insertNew(result)
+            if let repeated = objects.byKey.insertNew(result) {
+                // Two rows with one primary key: only a damaged table or index returns them.
+                // The objects made are let go unregistered (their `deinit` finds no entry).
+                throw PersistError(.notADatabase, "\(store.displayPath) is damaged: its table of \(entity.name) returned the key "
+                                   + "\(repeated.identityKey) twice", entity: entity.name, store: store.displayPath)
+            }
             return result
         }
         try store.read(plan.query, limit: limit, offset: offset) { key, version, decode in

@@ -57,11 +57,12 @@ struct IdentityMap: ~Copyable {
         table.insert(Unmanaged.passUnretained(object), forKey: key, at: slot)
     }
 
-    /// Adds objects whose keys the map does not hold and that are distinct from each other
-    /// (the rows of one query, read into a context that held none of that entity): the table
-    /// is sized once and no key is looked up first.
-    mutating func insertNew(_ objects: [ManagedObject]) {
-        table.insertNew(contentsOf: objects, key: \.identityKey, value: Unmanaged.passUnretained)
+    /// Adds objects whose keys the map does not hold and that should be distinct from each
+    /// other (the rows of one query, read into a context that held none of that entity): the
+    /// table is sized once and no key is looked up first. Returns the first object whose key
+    /// was met already (a damaged store's rows), which is not added, nor is any after it.
+    mutating func insertNew(_ objects: [ManagedObject]) -> ManagedObject? {
+        table.insertNew(contentsOf: objects, key: \.identityKey, value: Unmanaged.passUnretained).map { objects[$0] }
     }
 
     /// Removes and returns the object with `key`.
