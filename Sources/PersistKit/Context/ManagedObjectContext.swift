@@ -96,6 +96,8 @@ public final class ManagedObjectContext {
     var observers = ContextObservers()
     /// How far the store's change log is merged, and the merges and resets so far.
     @exclusivity(unchecked) var mergeCursor: MergeCursor
+    /// The parent (a child context's saves go there), the children, and a child's baselines.
+    var family = ContextFamily()
     /// The entity `init(context:)` used last, for its class: a class inserts many objects in a row.
     private var lastInsertClass: ObjectIdentifier?
     private var lastInsertEntity: EntityDescription?
@@ -118,12 +120,14 @@ public final class ManagedObjectContext {
 
     // MARK: State
 
-    /// Whether anything was inserted, changed or deleted and not saved.
+    /// Whether anything was inserted, changed or deleted and not saved (in a child context:
+    /// not yet pushed into its parent by ``save()``).
     ///
     /// ```swift
     /// if context.hasChanges { try context.save() }
     /// ```
     public var hasChanges: Bool {
+        if family.parent != nil { return !pendingEdits(relativeToBaselines: true).edits.isEmpty }
         if registry.hasInserts || !changeTracker.deleted.isEmpty { return true }
         return changeTracker.changed.values.contains { $0.isUpdated || ($0.deletedFlag && $0.isChangedSinceRead) || $0.encodingProblems?.isEmpty == false }
     }
@@ -164,7 +168,13 @@ public final class ManagedObjectContext {
     public func insert(_ object: ManagedObject) {
         guard object.managedObjectContext == nil, !object.insertedFlag, object.objectID.isTemporary,
               !object.isProbe else { return }
-        let key = ManagedObjectContext.temporaryKeys.add(1, ordering: .relaxed).newValue
+        register(insert: object, temporaryKey: ManagedObjectContext.temporaryKeys.add(1, ordering: .relaxed).newValue)
+        object.awakeFromInsert()
+    }
+
+    /// Registers `object` as an unsaved insert under temporary key `key`: a new key, or the
+    /// one it has in a child context (a pushed insert keeps its ID in the parent).
+    func register(insert object: ManagedObject, temporaryKey key: Int64) {
         object.objectID = ObjectID(scope: objectIDScope(of: object.entity), key: key, isTemporary: true)
         object.managedObjectContext = self
         if isObservable { object.lifecycle.insert(.tracksReads) }
@@ -172,7 +182,6 @@ public final class ManagedObjectContext {
         object.deletedFlag = false
         registry.noteInsert(object, temporaryKey: model.hasRelationships ? key : nil)
         pendingNotice.queueInsert(object)
-        object.awakeFromInsert()
     }
 
     /// Marks an object for deletion at the next save (an unsaved object is simply dropped),

@@ -30,6 +30,7 @@ extension ManagedObjectContext {
     ///   local and read values in ``PersistError/problems``), `.cannotOpenStore` (another
     ///   process kept the store locked longer than its busy timeout), or an SQLite error.
     public func save() throws {
+        if let parent = family.parent { return try push(into: parent) }
         let started = logSink?.logsDebug == true ? LogSink.now() : 0
         refreshRevertedObjects()
         processPendingChanges()
@@ -63,7 +64,9 @@ extension ManagedObjectContext {
         if !result.externalized.isEmpty { takeExternalReferences(result.externalized, inserts: upserts?.written ?? pending.inserts,
                                                                  updates: pending.updates) }
         let plain = upserts == nil && result.upserted.isEmpty && result.settled.isEmpty
+        let insertedIDs = family.hasChildren ? pending.inserts.map(\.objectID) : []
         var saved = didSave(pending, upserts, result, registeringInserts: !plain)
+        if family.hasChildren { tellChildrenOfSave(inserted: insertedIDs, pending.inserts) }
         if plain {
             pending = PendingSave(inserts: [], updates: [], deletes: [], deletedElsewhere: [])
             registerHeldObjects(&saved)
@@ -94,7 +97,7 @@ extension ManagedObjectContext {
         var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty && deletedElsewhere.isEmpty }
     }
 
-    private func pendingSave() -> PendingSave {
+    func pendingSave() -> PendingSave {
         PendingSave(
             inserts: insertedObjects,
             updates: inRowOrder(changeTracker.changed.values.filter {
@@ -249,7 +252,7 @@ extension ManagedObjectContext {
     }
 
     /// Refuses a save whose graph breaks a rule: a `.deny` deletion, a count, a refused assignment.
-    private func validateRelationships(_ pending: PendingSave) throws {
+    func validateRelationships(_ pending: PendingSave) throws {
         let problems = relationshipProblems(inserted: pending.inserts, updated: pending.updates, deleted: pending.deletes)
         guard !problems.isEmpty else { return }
         let keys = Set(problems.map(\.key))
@@ -384,7 +387,7 @@ extension ManagedObjectContext {
     }
 
     /// Checks every object to save and throws one `.validation` error listing every problem.
-    private func validate(_ objects: [ManagedObject]) throws {
+    func validate(_ objects: [ManagedObject]) throws {
         var problems: [String] = []
         var involved: [ObjectID] = []
         var ownErrors: [PersistError] = []
