@@ -297,4 +297,36 @@ final class ChildContextTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(fresh.fetch(FetchRequest<GPlan>()).first).steps.map(\.text), ["pack", "go", "return"])
         XCTAssertEqual(Set(try XCTUnwrap(fresh.fetch(FetchRequest<GTag>()).first).tasks.map(\.title)), ["a", "b"])
     }
+
+    func testARollbackInAChildReturnsToItsParentsState() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeGraphContainer(directory)
+        try saveHomeGraph(in: container)
+        let parent = container.newContext()
+        try project("Home", in: parent).name = "House"
+        let work = GProject(context: parent)
+        work.name = "Work"
+        let child = try parent.newChildContext()
+        try project("House", in: child).name = "X"
+        child.delete(try project("Work", in: child))
+        let extra = GTask(context: child)
+        extra.title = "extra"
+        child.rollback()
+        XCTAssertFalse(child.hasChanges)
+        XCTAssertEqual(names(try child.fetch(FetchRequest<GProject>(sortBy: [FetchSortDescriptor(\.name)])), \.name), ["House", "Work"])
+        XCTAssertEqual(try child.count(for: FetchRequest<GTask>()), 2)
+        try child.save()
+        XCTAssertEqual(names(try parent.fetch(FetchRequest<GProject>(sortBy: [FetchSortDescriptor(\.name)])), \.name), ["House", "Work"])
+        XCTAssertEqual(try parent.count(for: FetchRequest<GTask>()), 2)
+
+        child.reset()
+        XCTAssertFalse(child.hasChanges)
+        XCTAssertEqual(names(try child.fetch(FetchRequest<GProject>(sortBy: [FetchSortDescriptor(\.name)])), \.name), ["House", "Work"])
+        // A refresh from the store shows the store's values and pushes nothing back.
+        let house = try project("House", in: child)
+        child.refresh(house, mergeChanges: false)
+        XCTAssertEqual(house.name, "Home")
+        try child.save()
+        XCTAssertEqual(try project("House", in: parent).objectID, house.objectID, "the parent keeps its rename")
+    }
 }

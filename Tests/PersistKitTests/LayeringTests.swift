@@ -115,7 +115,8 @@ final class LayeringTests: XCTestCase {
     }
 
     /// The context's components, each the one owner of its state (ARCHITECTURE.md).
-    static let contextComponents = ["ObjectRegistry", "ChangeTracker", "GraphState", "PendingNotice", "ContextObservers", "MergeCursor"]
+    static let contextComponents = ["ObjectRegistry", "ChangeTracker", "GraphState", "PendingNotice", "ContextObservers", "MergeCursor",
+                                    "ContextFamily"]
 
     /// `ManagedObjectContext` stores its components and the user's settings, nothing else; a
     /// component's stored properties are private or `private(set)`, so only its own methods
@@ -126,7 +127,7 @@ final class LayeringTests: XCTestCase {
         let stored = Self.matches(#"(?m)^    (?:@exclusivity\(unchecked\) )?(?:public |private |internal )?var (\w+)[^{\n]*$"#, in: Self.code(of: context))
         let settings: Set<String> = ["mergePolicy", "name", "transactionAuthor", "automaticallyMergesChanges", "logger",
                                      "logSink", "lastInsertClass", "lastInsertEntity"]
-        let components: Set<String> = ["registry", "changeTracker", "graph", "pendingNotice", "observers", "mergeCursor"]
+        let components: Set<String> = ["registry", "changeTracker", "graph", "pendingNotice", "observers", "mergeCursor", "family"]
         XCTAssertEqual(Set(stored).subtracting(settings).subtracting(components).sorted(), [],
                        "ManagedObjectContext stores state outside its components (ARCHITECTURE.md, The context's components)")
         for component in Self.contextComponents {

@@ -12,6 +12,7 @@ extension ManagedObjectContext {
     /// ```
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.managedObjectContext === self, !object.insertedFlag else { return }
+        if !mergeChanges && family.parent != nil { family.forgetBaseline(of: object) }   // the store's values, pushing nothing
         let local = object.committedStorage.map { committed in
             committed.indices.filter { !SQLValue.identical(committed[$0], object.storage[$0]) }.map { ($0, object.storage[$0]) }
         } ?? []

@@ -21,5 +21,6 @@ extension ManagedObjectContext {
         pendingNotice.invalidateAll()
         mergeCursor.skip(through: store.currentSequence)
         processPendingChanges()
+        if family.parent != nil { takeParentStateAgain() }
     }
 }

@@ -72,6 +72,7 @@ extension ManagedObjectContext {
         for (object, before) in targetsBefore where !object.deletedFlag { noteToManyTargets(of: object, changedFrom: before) }
         for object in restored where !object.deletedFlag { noteToManyTargets(of: object, changedFrom: [:]) }
         processPendingChanges()
+        if family.parent != nil { takeParentStateAgain() }
     }
 
     /// Owned lists back to what was saved (queued for observers), refused assignments forgotten.

@@ -80,6 +80,44 @@ enum SavingAndErrorsArticle {
     }
 }
 
+/// The article's edit sheet over a child context, with tasks that carry tags.
+enum EditSheetArticle {
+    final class TaskItem: ManagedObject {
+        @Attribute var name: String
+        @Relationship(inverse: \Tag.tasks) var tags: Set<Tag>
+    }
+
+    final class Tag: ManagedObject {
+        @Attribute(.unique) var label: String
+        @Relationship var tasks: Set<TaskItem>
+    }
+
+    final class EditTaskSheet {
+        let draft: ManagedObjectContext
+        let task: TaskItem
+
+        init(editing task: TaskItem, in context: ManagedObjectContext) throws {
+            draft = try context.newChildContext()
+            guard let copy = try draft.existingObject(with: task.objectID) as? TaskItem else {
+                throw PersistError(.objectNotFound, "not a task", objectIDs: [task.objectID])
+            }
+            self.task = copy                  // the sheet's own instance: edits stay in the draft
+        }
+
+        func rename(_ name: String) { task.name = name }
+
+        func addTag(_ label: String) {
+            let tag = Tag(context: draft)     // a new tag, inserted in the draft only
+            tag.label = label
+            task.tags.insert(tag)
+        }
+
+        func save() throws {
+            try draft.save()                  // into the parent; validation and uniqueness run here
+        }
+    }
+}
+
 final class SavingAndErrorsArticleTests: XCTestCase {
     func testTheArticleRuns() throws {
         let directory = TemporaryDirectory()
@@ -109,5 +147,51 @@ final class SavingAndErrorsArticleTests: XCTestCase {
         try handler.save(mine)
         XCTAssertEqual(handler.handled.count, 1)
         XCTAssertTrue(handler.handled.first?.hasPrefix("show") ?? false, "\(handler.handled)")
+    }
+
+    func testTheEditSheetCancelsAndSaves() throws {
+        typealias Article = EditSheetArticle
+        let directory = TemporaryDirectory()
+        let model = try ManagedObjectModel(entities: [Article.TaskItem.self, Article.Tag.self])
+        let container = try PersistentContainer(model: model, store: .sqlite(directory.file("sheet.sqlite")))
+        let context = container.newContext()
+        let task = Article.TaskItem(context: context)
+        task.name = "Buy milk"
+        let home = Article.Tag(context: context)
+        home.label = "home"
+        task.tags = [home]
+        try context.save()
+        var notices = 0
+        let observing = context.addObserver { _ in notices += 1 }
+        defer { observing.cancel() }
+
+        do {   // Cancel: the sheet is dropped
+            let sheet = try Article.EditTaskSheet(editing: task, in: context)
+            sheet.rename("Buy oat milk")
+            sheet.addTag("errand")
+            XCTAssertEqual(sheet.task.tags.count, 2)
+        }
+        XCTAssertEqual(task.name, "Buy milk")
+        XCTAssertEqual(task.tags.map(\.label), ["home"])
+        XCTAssertFalse(context.hasChanges)
+        XCTAssertEqual(notices, 0)
+
+        let sheet = try Article.EditTaskSheet(editing: task, in: context)
+        sheet.addTag("home")
+        expectError(try sheet.save(), .constraintViolation, "the parent already has a tag \"home\"")
+        sheet.draft.rollback()
+        sheet.rename("Buy oat milk")
+        sheet.addTag("errand")
+        try sheet.save()
+        XCTAssertEqual(notices, 1, "the parent hears the sheet's save as one change")
+        XCTAssertEqual(task.name, "Buy oat milk")
+        XCTAssertEqual(Set(task.tags.map(\.label)), ["home", "errand"])
+        XCTAssertEqual(try container.newContext().count(for: FetchRequest<Article.Tag>()), 1, "not in the store yet")
+        try context.save()
+        let errand = try XCTUnwrap(sheet.task.tags.first { $0.label == "errand" })
+        XCTAssertFalse(errand.objectID.isTemporary, "the draft's tag answers its permanent ID")
+        let stored = try XCTUnwrap(container.newContext().fetch(FetchRequest<Article.TaskItem>()).first)
+        XCTAssertEqual(stored.name, "Buy oat milk")
+        XCTAssertEqual(Set(stored.tags.map(\.label)), ["home", "errand"])
     }
 }

@@ -53,6 +53,19 @@ extension ManagedObjectContext {
         takeBaselines()
     }
 
+    /// After a rollback or reset: the child starts again from its parent's state as it is now
+    /// (Core Data's child shows its parent's state after a rollback). If the parent's state
+    /// cannot be read, the child shows the store's, and its next save pushes only what it
+    /// then changes.
+    func takeParentStateAgain() {
+        do {
+            try takeParentState()
+        } catch {
+            family.forgetBaselines()
+            logParentStateUnreadable(error)
+        }
+    }
+
     /// Records every object that differs from the store as the parent now holds it.
     private func takeBaselines() {
         family.forgetBaselines()
@@ -142,16 +155,17 @@ extension ManagedObjectContext {
         for object in saved where !object.deletedFlag {
             // What the parent saved is the committed state; the child's own edits stay pending.
             guard let baseline = family.baseline(of: object) else { continue }
-            if !baseline.storage.elementsEqual(object.storage, by: SQLValue.identical) || hasListEdits(object, baseline) {
+            var edited = !baseline.storage.elementsEqual(object.storage, by: SQLValue.identical)
+            for (index, contents) in object.related?.toMany ?? [:] {
+                let committed = baseline.lists[index] ?? contents.committed
+                contents.committed = committed == contents.references ? nil : committed
+                if contents.committed != nil { edited = true }
+            }
+            if edited {
                 object.committedStorage = baseline.storage
                 changeTracker.keepChanged(object)
             }
         }
-    }
-
-    private func hasListEdits(_ object: ManagedObject, _ baseline: ContextFamily.Baseline) -> Bool {
-        guard let related = object.related else { return false }
-        return baseline.lists.contains { index, list in related.toMany[index].map { $0.references != list } ?? false }
     }
 
     /// References to the parent's saved inserts become their keys, in values, snapshots and lists.

@@ -114,8 +114,16 @@ extension ManagedObjectContext {
     ///   meanwhile), before anything changed.
     func applyEdits(_ edits: PendingEdits) throws {
         var objects: [ObjectID: ManagedObject] = [:]
+        // Unsaved objects by temporary key, once: `existingObject(with:)` searches them in turn.
+        var inserted: [Int64: ManagedObject] = [:]
+        if edits.existingIDs.contains(where: \.isTemporary) {
+            for object in registry.insertedObjects { inserted[object.objectID.key] = object }
+        }
         for id in edits.existingIDs {
-            let object = try existingObject(with: id)
+            let object = try id.isTemporary ? inserted[id.key].map { found in
+                guard found.objectID == id else { throw PersistError(.objectNotFound, "No unsaved object with this temporary ID", objectIDs: [id]) }
+                return found
+            } ?? existingObject(with: id) : existingObject(with: id)
             if object.deletedFlag {
                 throw PersistError(.conflict, "Cannot apply a child context's edits to an object deleted in its parent since",
                                    entity: object.entity.name, objectIDs: [id])

@@ -40,6 +40,13 @@ extension ManagedObjectContext {
         return error
     }
 
+    /// Logs that a child context's rollback or reset could not read its parent's state again.
+    func logParentStateUnreadable(_ error: Error) {
+        guard let sink = logSink, sink.logsWarnings else { return }
+        sink.log(.warning, "child context: its parent's unsaved state could not be read again (\(error)); it shows the store's",
+                 metadata: logMetadata)
+    }
+
     /// Logs the changes a merge policy drops because another context or process deleted their objects.
     func logDiscardedChanges(_ objects: [ManagedObject]) {
         guard let sink = logSink, sink.logsWarnings else { return }

@@ -58,6 +58,12 @@ struct ContextFamily {
         baselines[ObjectIdentifier(baseline.object)] = baseline
     }
 
+    /// Forgets `object`'s baseline (refreshed from the store: the parent's edit of it is
+    /// neither shown nor pushed back).
+    mutating func forgetBaseline(of object: ManagedObject) {
+        baselines[ObjectIdentifier(object)] = nil
+    }
+
     /// Forgets every baseline (a rollback or reset takes the parent's state again).
     mutating func forgetBaselines() {
         baselines.removeAll()
