@@ -6,7 +6,8 @@ import XCTest
 /// Random changes to the related objects of controllers over tasks: projects renamed, deleted
 /// and inserted, tasks relinked, tags linked, unlinked from either side, renamed and deleted,
 /// owners renamed and relinked, here (saved or not), in another context of the container, and
-/// in another container on the same file (another process, merged from the history). After
+/// in another container on the same file (another process, merged from the history), and in
+/// child contexts of the watched one (and their children) pushed into it or dropped. After
 /// each batch, every controller's rows equal a fresh fetch, its change sets replayed on the old
 /// sections give the new sections, and each change set is valid.
 final class FetchedResultsControllerGraphReplayOracleTests: XCTestCase {
@@ -79,6 +80,8 @@ final class FetchedResultsControllerGraphReplayOracleTests: XCTestCase {
 
         // Set to check after every step, to find the step a failure comes from.
         let stepwise = ProcessInfo.processInfo.environment["PERSISTKIT_ORACLE_STEPWISE"] != nil
+        // A child of the watched context, kept across steps (and the parent's saves) until dropped.
+        var child: ManagedObjectContext?
         for batch in 0..<batches {
             var log: [String] = []
             for _ in 0..<Int.random(in: 1...12, using: &rng) {
@@ -87,7 +90,9 @@ final class FetchedResultsControllerGraphReplayOracleTests: XCTestCase {
                     let message = "stepwise: seed \(seed) \(label) batch \(batch): \(log.joined(separator: "; "))"
                     for item in watched where !check(item, message) { return }
                 }
-                switch Int.random(in: 0..<10, using: &rng) {
+                switch Int.random(in: 0..<12, using: &rng) {
+                case 10, 11:
+                    log.append("child: " + (try changeInChild(&child, of: context, rng: &rng)))
                 case 0..<5: log.append(try change(context, rng: &rng))
                 case 5:
                     log.append(try saveOrRollBack(context, "save"))
@@ -296,6 +301,71 @@ final class FetchedResultsControllerGraphReplayOracleTests: XCTestCase {
             fresh.tags = Set(tags.filter { _ in Int.random(in: 0..<3, using: &rng) == 0 })
             return "insert task \(fresh.title)"
         }
+    }
+
+    /// A few changes in a child of `context` (or in a child of that child, pushed into it),
+    /// then pushed into `context` as one notice, or dropped. A push the parent refuses (it
+    /// deleted or rolled back an object the child changes, or took a unique name since)
+    /// changes nothing, and the child is dropped.
+    private func changeInChild(_ child: inout ManagedObjectContext?, of context: ManagedObjectContext,
+                               rng: inout SeededGenerator) throws -> String {
+        var done: [String] = []
+        let isNew = child == nil || Int.random(in: 0..<3, using: &rng) == 0
+        // A merge leaves an object with changes here as it was (its save combines keys), while a
+        // child reads the stored values under those changes: the graphs are compared only when
+        // the parent has no such object.
+        let comparable = isNew && context.updatedObjects.isEmpty && context.deletedObjects.isEmpty
+        if isNew {
+            child = try context.newChildContext()
+            done.append("new child")
+        }
+        guard let current = child else { return "-" }
+        if Int.random(in: 0..<3, using: &rng) == 0 {
+            let grandchild = try current.newChildContext()
+            for _ in 0..<Int.random(in: 1...3, using: &rng) { done.append("grandchild " + (try change(grandchild, rng: &rng))) }
+            if Bool.random(using: &rng) {
+                do {
+                    try grandchild.save()
+                    done.append("grandchild pushed")
+                } catch let error as PersistError where error.code == .constraintViolation {
+                    // The child is older than the parent's latest saves: a name it gave may be taken in the store since.
+                    done.append("grandchild push refused (\(error.code))")
+                }
+            }
+        }
+        for _ in 0..<Int.random(in: 0...3, using: &rng) { done.append(try change(current, rng: &rng)) }
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0:
+            child = nil
+            done.append("dropped")
+        case 1:
+            done.append("kept")
+        default:
+            context.processPendingChanges()
+            var notices = 0
+            let counting = context.addObserver { _ in notices += 1 }
+            defer { counting.cancel() }
+            do {
+                try current.save()
+                // None when the parent holds the child's values already (it made the same edit since).
+                XCTAssertLessThanOrEqual(notices, 1, "a push is one notice: \(done)")
+                XCTAssertFalse(current.hasChanges)
+                done.append("pushed")
+                if comparable {
+                    // Nothing changed the parent since the child was made: both show the same graph.
+                    func graph(_ context: ManagedObjectContext) throws -> [String] {
+                        try context.fetch(FetchRequest<GTask>()).map(Self.describe).sorted()
+                            + context.fetch(FetchRequest<GProject>()).map(Self.describe).sorted()
+                    }
+                    XCTAssertEqual(try graph(current), try graph(context), "the push reached the parent whole: \(done)")
+                }
+            } catch let error as PersistError where [.conflict, .constraintViolation, .objectNotFound].contains(error.code) {
+                XCTAssertEqual(notices, 0, "a refused push changes nothing: \(done)")
+                child = nil
+                done.append("push refused (\(error.code)), dropped")
+            }
+        }
+        return done.joined(separator: ", ")
     }
 
     /// A few changes in another context, saved (or rolled back on a conflict).
