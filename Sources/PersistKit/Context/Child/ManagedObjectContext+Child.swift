@@ -41,6 +41,11 @@ extension ManagedObjectContext {
     }
 
     /// The context a child context's saves go into; nil for a context over the store.
+    ///
+    /// ```swift
+    /// let sheet = try context.newChildContext()
+    /// print(sheet.parentContext === context)    // true
+    /// ```
     public var parentContext: ManagedObjectContext? { family.parent }
 
     /// Takes the parent's unsaved state as this child's starting point (its baselines).

@@ -114,12 +114,13 @@ extension ManagedObjectContext {
     ///   meanwhile), before anything changed.
     func applyEdits(_ edits: PendingEdits) throws {
         var objects: [ObjectID: ManagedObject] = [:]
+        let existingIDs = edits.existingIDs
         // Unsaved objects by temporary key, once: `existingObject(with:)` searches them in turn.
         var inserted: [Int64: ManagedObject] = [:]
-        if edits.existingIDs.contains(where: \.isTemporary) {
+        if existingIDs.contains(where: \.isTemporary) {
             for object in registry.insertedObjects { inserted[object.objectID.key] = object }
         }
-        for id in edits.existingIDs {
+        for id in existingIDs {
             let object = try id.isTemporary ? inserted[id.key].map { found in
                 guard found.objectID == id else { throw PersistError(.objectNotFound, "No unsaved object with this temporary ID", objectIDs: [id]) }
                 return found
