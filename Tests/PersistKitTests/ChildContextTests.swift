@@ -329,4 +329,18 @@ final class ChildContextTests: XCTestCase {
         try child.save()
         XCTAssertEqual(try project("House", in: parent).objectID, house.objectID, "the parent keeps its rename")
     }
+
+    func testASaveAlongsideAStoreTransactionIsRefusedInAChild() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeGraphContainer(directory)
+        let parent = container.newContext()
+        let child = try parent.newChildContext()
+        let project = GProject(context: child)
+        project.name = "Work"
+        var ran = false
+        expectError(try child.save(alongside: { _ in ran = true }), .misuse)
+        XCTAssertFalse(ran)
+        XCTAssertTrue(child.hasChanges, "nothing pushed")
+        XCTAssertFalse(parent.hasChanges)
+    }
 }
