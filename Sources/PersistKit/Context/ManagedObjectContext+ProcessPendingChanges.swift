@@ -15,6 +15,7 @@ extension ManagedObjectContext {
     /// ```
     public func processPendingChanges() {
         guard !observers.isDelivering else { return }
+        undoManager?.contextProcessedPendingChanges()
         if automaticallyMergesChanges { mergeChangesFromStore() }
         // Comparing lists and resolving partners read objects, which may queue more of both.
         while !pendingNotice.changedBackLists.isEmpty || !pendingNotice.partners.isEmpty {

@@ -1,6 +1,7 @@
 extension ManagedObjectContext {
     /// Discards every unsaved change: inserted objects are dropped, changed ones get their
-    /// saved values back, deleted ones return. Observers are told at once.
+    /// saved values back, deleted ones return. Observers are told at once. The
+    /// ``undoManager`` forgets every action, as in Core Data.
     ///
     /// ```swift
     /// task.name = "Typo"
@@ -8,6 +9,7 @@ extension ManagedObjectContext {
     /// context.rollback()                // task has its saved name again; other is no longer deleted
     /// ```
     public func rollback() {
+        undoManager?.removeAllActions()
         for object in insertedObjects where !object.entity.relationships.isEmpty { noteLinksOfDiscardedInsert(object) }
         for object in insertedObjects {
             object.insertedFlag = false

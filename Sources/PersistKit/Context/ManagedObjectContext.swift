@@ -82,6 +82,20 @@ public final class ManagedObjectContext {
     /// ``logger`` resolved once: nil when nothing would be logged.
     var logSink: LogSink?
 
+    /// Records this context's changes for undo and redo (nil, the default: nothing is
+    /// recorded). See ``ContextUndoManager``.
+    ///
+    /// ```swift
+    /// context.undoManager = ContextUndoManager()
+    /// ```
+    // Tested on every change: without the run-time exclusivity check.
+    @exclusivity(unchecked) public var undoManager: ContextUndoManager? {
+        didSet {
+            if oldValue !== undoManager, oldValue?.context === self { oldValue?.context = nil }
+            undoManager?.context = self
+        }
+    }
+
     /// The objects this context holds: saved ones by entity and key, unsaved inserts, ID scopes.
     @exclusivity(unchecked) var registry = ObjectRegistry()
     /// The saved objects changed or deleted and not yet saved.
@@ -175,6 +189,7 @@ public final class ManagedObjectContext {
     /// Registers `object` as an unsaved insert under temporary key `key`: a new key, or the
     /// one it has in a child context (a pushed insert keeps its ID in the parent).
     func register(insert object: ManagedObject, temporaryKey key: Int64) {
+        if undoManager != nil { undoRecordWillChange(object) }
         object.objectID = ObjectID(scope: objectIDScope(of: object.entity), key: key, isTemporary: true)
         object.managedObjectContext = self
         if isObservable { object.lifecycle.insert(.tracksReads) }
@@ -209,6 +224,7 @@ public final class ManagedObjectContext {
     }
 
     private func markDeleted(_ object: ManagedObject) {
+        if undoManager != nil { undoRecordWillDelete(object) }
         // Loaded lists holding it must look at their objects again (and derived ones recompute).
         graph.advance()
         object.deletedFlag = true
@@ -238,6 +254,7 @@ public final class ManagedObjectContext {
     func objectWillChange(_ object: ManagedObject, slot: Int) {
         // An unsaved insert not yet reported: its changes are part of the insertion.
         if object.insertedFlag && object.insertUnprocessed { return }
+        if undoManager != nil { undoRecordWillChange(object) }
         // Saved objects (deleted ones too) keep what they had, to save or roll back the change.
         changeTracker.noteWillChange(object)
         // Reported as inserted anyway (a rolled-back deletion): no separate update.

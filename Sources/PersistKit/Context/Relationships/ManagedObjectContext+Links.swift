@@ -55,6 +55,7 @@ extension ManagedObjectContext {
         let reference = reference(to: member)
         let position = memberPosition(reference, in: contents)
         guard linked == (position == nil) else { return }
+        if undoManager != nil { undoRecordWillChangeList(owner, relationship: index, contents) }
         if contents.committed == nil {
             graph.countListEditVisits(contents.references.count)
             contents.committed = contents.references

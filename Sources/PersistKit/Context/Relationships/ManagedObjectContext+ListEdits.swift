@@ -160,6 +160,7 @@ extension ManagedObjectContext {
             indices.append(index)
         }
         guard !added.isEmpty || !removed.isEmpty else { return true }
+        if undoManager != nil { undoRecordWillChangeList(owner, relationship: relationship.index, contents) }
         if contents.committed == nil {
             contents.committed = contents.references
             noteListOwner(owner)

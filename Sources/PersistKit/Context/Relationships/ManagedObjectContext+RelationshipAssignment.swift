@@ -238,6 +238,7 @@ extension ManagedObjectContext {
         let unchanged = relationship.kind == .orderedToMany ? references == contents.references
             : Set(references) == Set(contents.references)
         guard !unchanged else { return }
+        if undoManager != nil { undoRecordWillChangeList(owner, relationship: relationship.index, contents) }
         let before = Set(contents.references)
         let after = Set(references)
         if contents.committed == nil {

@@ -71,6 +71,14 @@ struct ObjectRegistry {
         if let temporaryKey { byTemporaryKey[temporaryKey] = object }
     }
 
+    /// Notes an object inserted again (an undo brought back a dropped insert, or a deleted
+    /// object as a new insert): listed once in insertion order, at the end if it was not listed.
+    mutating func noteReinsert(_ object: ManagedObject, temporaryKey: Int64?) {
+        if !insertedOrder.contains(where: { $0 === object }) { insertedOrder.append(object) }
+        insertedCount += 1
+        if let temporaryKey { byTemporaryKey[temporaryKey] = object }
+    }
+
     /// Notes that an insert was deleted before any save (its flag is off, or goes off now).
     mutating func noteInsertDropped(temporaryKey: Int64) {
         insertedCount -= 1
