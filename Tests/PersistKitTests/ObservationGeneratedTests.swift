@@ -17,7 +17,9 @@ import XCTest
 /// in the store that this context's unsaved changes hide (another context moves a task
 /// changed here: the task stays in its list here, and neither project's list changes; seeds
 /// 1616983738450874679 and 1806488512245200531 found it), or a save that only gives a list's
-/// unsaved member its key (416573395935468898). No operation below changes a key and changes
+/// unsaved member its key (416573395935468898), or a save that takes another context's row of
+/// an object whose list was read before a link made here, or whose set the store reads in
+/// another order (2049782879462081406). No operation below changes a key and changes
 /// it back (the upsert takes a new task, not a tracked one), so "read differently during" is
 /// "reads differently after", which is what the test compares.
 final class ObservationGeneratedTests: XCTestCase {

@@ -374,6 +374,55 @@ final class ObservationTests: XCTestCase {
         XCTAssertEqual(tasks.count, 0)
     }
 
+    func testASaveTakingAnotherContextsRowDoesNotFireForAListALinkMadeEarlierKeptAsItIs() throws {
+        // Seed 2049782879462081406 of ObservationGeneratedTests: a derived list read before the
+        // graph moved is not updated in place by a later link; taken as "what observers heard"
+        // when a save took the other context's row of its object, it made the link look new
+        // and announced the partner's list, which had held it since the link was made.
+        let f = try fixture()
+        f.context.mergePolicy = .objectTrump
+        let b = f.tasks[1]
+        XCTAssertEqual(b.tags.count, 0)        // b's derived side, read now
+        f.project.rank = 5
+        try f.context.save()                   // the graph moves on: b's list is read again when used
+        b.$tags.insert(f.tag)                  // the link lives in the tag's owned list
+        try f.context.save()
+        let writer = f.container.newContext()
+        let theirs = try XCTUnwrap(writer.fetch(FetchRequest<GTask>(predicate: \.title == "b")).first)
+        theirs.title = "renamed elsewhere"
+        try writer.save()                      // not merged here: b's row moves under the context
+        b.done = true
+        let tagTasks = tracking { _ = f.tag.tasks }
+        try f.context.save()                   // b's row is taken with its changes combined
+        XCTAssertEqual(b.title, "renamed elsewhere", "combined: the other save's title, this context's done")
+        XCTAssertTrue(b.done)
+        XCTAssertEqual(Set(f.tag.tasks), Set(f.tasks))
+        XCTAssertEqual(b.tags, [f.tag])
+        XCTAssertEqual(tagTasks.count, 0, "the tag's list held b before and after")
+    }
+
+    func testASaveTakingAnotherContextsRowDoesNotFireForASetReadInAnotherOrder() throws {
+        // The same seed's second defect: an owned set kept in the order its links were made
+        // was compared with the store's, in key order, as an array.
+        let f = try fixture()
+        f.context.mergePolicy = .objectTrump
+        let a = f.tasks[0], b = f.tasks[1]
+        f.tag.$tasks.insert(b)
+        f.tag.$tasks.remove(a)
+        f.tag.$tasks.insert(a)                 // held as [b, a]; the store reads [a, b]
+        try f.context.save()
+        let writer = f.container.newContext()
+        let theirs = try XCTUnwrap(writer.fetch(FetchRequest<GTag>()).first)
+        theirs.label = "elsewhere"
+        try writer.save()
+        f.tag.label = "here"
+        let tagTasks = tracking { _ = f.tag.tasks }
+        try f.context.save()                   // the tag's row is taken, this context's label kept
+        XCTAssertEqual(f.tag.label, "here")
+        XCTAssertEqual(Set(f.tag.tasks), [a, b])
+        XCTAssertEqual(tagTasks.count, 0, "the same members")
+    }
+
     func testAnUpsertThatTakesOverARowFiresOnceForTheListItGains() throws {
         let f = try fixture()
         f.context.mergePolicy = .objectTrump

@@ -56,10 +56,12 @@ extension ManagedObjectContext {
 
     /// After an object's local list changes were discarded: the lists it now reads from the
     /// store may differ from those it had read (another context changed them meanwhile, while
-    /// the local changes hid it). The owner and the partners that differ are reported.
+    /// the local changes hid it). The owner and the partners that differ are reported. An
+    /// unordered list that holds the same members in another order has not changed.
     func noteStoredListChanges(of object: ManagedObject, from lists: [Int: [Int64]]) {
         for (index, old) in lists.sorted(by: { $0.key < $1.key }) {
             guard let stored = toManyContents(of: object, relationship: index)?.references, stored != old else { continue }
+            if object.entity.relationships[index].kind != .orderedToMany, Set(stored) == Set(old) { continue }
             noteToManyChange(object, relationship: index)
             noteListPartners(of: object, relationship: index, from: old, to: stored)
         }

@@ -8,6 +8,7 @@ extension ManagedObjectContext {
     /// does not show (a link the other save added moved it), compared with the store's once
     /// every row is taken.
     func takeSettledRows(_ rows: [StoreWriteResult.Row], deleted: [ManagedObject]) {
+        let generationRead = graph.generation
         graph.advance()
         var listsHeard: [(object: ManagedObject, lists: [Int: [Int64]])] = []
         var deletedByKey: [ObjectIdentifier: [Int64: ManagedObject]] = [:]
@@ -21,7 +22,7 @@ extension ManagedObjectContext {
                 guard let object = objects.byKey[row.key] else { continue }
                 // Its loaded lists as observers last heard them (this save's own links included).
                 if let related = object.related, !related.toMany.isEmpty {
-                    listsHeard.append((object, related.toMany.mapValues(\.references)))
+                    listsHeard.append((object, listsKeptCurrent(of: object, related, at: generationRead)))
                 }
                 noteRefreshed(object, newStorage: row.storage)
                 object.version = row.version
@@ -36,6 +37,22 @@ extension ManagedObjectContext {
         // (A restored object is reported as inserted: controllers find the objects whose lists
         // it is back in through its relationships.)
         for (object, lists) in listsHeard where !object.deletedFlag { noteStoredListChanges(of: object, from: lists) }
+    }
+
+    /// The loaded lists of `object` that were current at `generation`: owned lists, and derived
+    /// ones computed since the graph last moved. A derived list computed before is no record of
+    /// what was heard: each link made since was announced as it was made (its partners' derived
+    /// lists are not updated in place once stale), and it is computed again when read.
+    private func listsKeptCurrent(of object: ManagedObject, _ related: RelatedObjects, at generation: Int) -> [Int: [Int64]] {
+        var lists: [Int: [Int64]] = [:]
+        for (index, contents) in related.toMany {
+            if case .joinTable(_, isOwner: true) = object.entity.relationships[index].storage {
+                lists[index] = contents.references
+            } else if contents.generation == generation {
+                lists[index] = contents.references
+            }
+        }
+        return lists
     }
 
     /// A deleted object whose deletion the store did not do: registered in this context again.
