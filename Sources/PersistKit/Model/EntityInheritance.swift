@@ -89,8 +89,9 @@ struct EntityInheritance: Sendable {
     /// The entities with their inheritance placed: each class-backed entity whose superclass
     /// (the nearest one that is an entity of the model) is in the model becomes its sub-entity;
     /// a document's entities name their parent. Checks that every sub-entity starts with its
-    /// parent's attributes, that no two entities of a tree add the same column, and refuses
-    /// what inheritance does not support yet.
+    /// parent's attributes (where their values are kept too: a tree's column holds files'
+    /// references for every entity or for none), and that no two entities of a tree add the
+    /// same column.
     static func place(_ entities: [EntityDescription]) throws -> [EntityDescription] {
         var byClass: [ObjectIdentifier: String] = [:]
         var byName: [String: EntityDescription] = [:]
@@ -153,7 +154,6 @@ struct EntityInheritance: Sendable {
                 }
                 return entity
             }
-            try checkSupported(entity, byName: byName, parents: parents, children: children)
             let tree = root(of: entity.name)
             let unique = constraints[entity.name] ?? ([], [])
             let inheritance = EntityInheritance(
@@ -188,6 +188,16 @@ struct EntityInheritance: Sendable {
                     "\(name) inherits from \(parentName) but does not start with its attributes ("
                     + parent.attributes.map(\.name).joined(separator: ", ") + ")", entity: name)
             }
+            if let (own, inheritedAttribute) = zip(entity.attributes, parent.attributes).first(where: {
+                $0.externalStorageThreshold != $1.externalStorageThreshold
+            }) {
+                func storage(_ attribute: AttributeDescription) -> String {
+                    attribute.externalStorageThreshold.map { "is stored externally above \($0) bytes" } ?? "is not stored externally"
+                }
+                throw PersistError(.invalidModel,
+                    "\(name).\(own.name) \(storage(own)) but \(parentName).\(own.name) \(storage(inheritedAttribute)): the entities of a "
+                    + "tree share its column, so declare .externalStorage the same way on both", entity: name, attribute: own.name)
+            }
             let relationshipsMatch = entity.declaredRelationships.count >= parent.declaredRelationships.count
                 && zip(entity.declaredRelationships, parent.declaredRelationships).allSatisfy {
                     $0.name == $1.name && $0.kind == $1.kind && $0.destinationName == $1.destinationName
@@ -214,17 +224,5 @@ struct EntityInheritance: Sendable {
                                entity: root.name, attribute: entityColumn)
         }
         return columns
-    }
-
-    /// Refuses, clearly and at model creation, what entities in an inheritance tree cannot do
-    /// yet, so no model gets a half-working store.
-    private static func checkSupported(_ entity: EntityDescription, byName: [String: EntityDescription],
-                                       parents: [String: String], children: [String: [String]]) throws {
-        func refuse(_ what: String) -> PersistError {
-            PersistError(.invalidModel, "\(entity.name) is in an inheritance tree, which does not support \(what) yet", entity: entity.name)
-        }
-        if let external = entity.attributes.first(where: \.allowsExternalStorage) {
-            throw refuse("external storage (\(entity.name).\(external.name))")
-        }
     }
 }

@@ -94,7 +94,33 @@ extension ExternalStorage {
     }
 }
 
+/// A column whose values may be references to files: one per attribute declared
+/// `.externalStorage`, once per table (an attribute of an inheritance tree is one column of
+/// the tree's table, whichever entities have it).
+struct ExternalStorageColumn: Equatable {
+    /// The table: the entity's, or its inheritance tree's.
+    let table: String
+    /// The column, named after the attribute.
+    let column: String
+    /// Whether the table is an inheritance tree's: its `_entity` column names each row's entity.
+    let isInTree: Bool
+}
+
 extension ManagedObjectModel {
     /// Whether any attribute of the model may keep its values in files.
     var hasExternalStorage: Bool { entities.contains { !$0.externalStorageSlots.isEmpty } }
+
+    /// Every column that may hold references to files, once each, in the model's order: what
+    /// the store's triggers watch, the sweep and `persistkit check` read.
+    var externalStorageColumns: [ExternalStorageColumn] {
+        var columns: [ExternalStorageColumn] = []
+        for entity in entities {
+            for slot in entity.externalStorageSlots {
+                let column = ExternalStorageColumn(table: entity.tableName, column: entity.attributes[slot].name,
+                                                   isInTree: entity.inheritance != nil)
+                if !columns.contains(column) { columns.append(column) }
+            }
+        }
+        return columns
+    }
 }

@@ -300,3 +300,55 @@ final class EntityInheritanceUniquenessArticleTests: XCTestCase {
         XCTAssertEqual(try context.count(for: FetchRequest<Article.Member>()), 2)
     }
 }
+
+/// The article's large values in a tree.
+enum EntityInheritanceExternalArticle {
+    class Document: ManagedObject {
+        override class var isAbstractEntity: Bool { true }
+        @Attribute var title = ""
+        @Attribute(.externalStorage) var preview: Data?       // every kind of document, above 100 KB
+    }
+
+    final class Scan: Document {
+        @Attribute(.externalStorage(threshold: 1_000_000)) var pages: Data?    // scans only
+    }
+
+    final class Note: Document {
+        @Attribute var text = ""
+    }
+
+    static func saveAndDelete(_ context: ManagedObjectContext, preview: Data, pages: Data,
+                              filesAfterSave: () -> Int) throws -> [Document] {
+        let lease = Scan(context: context)
+        lease.title = "Lease"
+        lease.preview = preview         // two files: the preview and the pages
+        lease.pages = pages
+        try context.save()
+        XCTAssertEqual(filesAfterSave(), 2)
+        let documents = try context.fetch(FetchRequest<Document>(predicate: \.preview != nil))
+        try context.execute(BatchDeleteRequest<Document>(predicate: \.title == "Lease"))    // and its files
+        return documents
+    }
+}
+
+final class EntityInheritanceExternalArticleTests: XCTestCase {
+    func testTheArticlesLargeValuesInATreeRun() throws {
+        typealias Article = EntityInheritanceExternalArticle
+        let directory = TemporaryDirectory()
+        let url = directory.file("documents.sqlite")
+        let model = try ManagedObjectModel(entities: [Article.Document.self, Article.Scan.self, Article.Note.self])
+        let container = try PersistentContainer(model: model, store: .sqlite(url))
+        let folder = url.path + "-external"
+        func files() -> Int { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).count }
+        let writer = container.newContext()
+        let note = Article.Note(context: writer)
+        note.title = "small"
+        note.preview = Data(count: 10)
+        try writer.save()
+        let documents = try Article.saveAndDelete(container.newContext(), preview: Data(repeating: 1, count: 200_000),
+                                                  pages: Data(repeating: 2, count: 1_500_000), filesAfterSave: files)
+        XCTAssertEqual(documents.map { "\($0.title):\(type(of: $0))" }.sorted(), ["Lease:Scan", "small:Note"])
+        XCTAssertEqual(files(), 0, "the batch delete removed the scan's two files")
+        XCTAssertEqual(try container.newContext().count(for: FetchRequest<Article.Document>()), 1)
+    }
+}

@@ -49,3 +49,39 @@ func referencedFiles(_ store: URL) throws -> Set<String> {
         + storedReferences(store, table: "Photo", column: "bytes")
     return Set(references.map { String($0.prefix(36)) })
 }
+
+/// A gallery of exhibits, an inheritance tree with values kept outside the database:
+/// deleting it deletes its exhibits.
+final class Gallery: ManagedObject {
+    @Attribute var name = ""
+    @Relationship(deleteRule: .cascade) var exhibits: Set<Exhibit>
+}
+
+/// The abstract root of a tree whose image, declared on the root, is kept outside the
+/// database above 1 KB in every entity of the tree.
+class Exhibit: ManagedObject {
+    override class var isAbstractEntity: Bool { true }
+    @Attribute var title = ""
+    @Attribute(.externalStorage(threshold: 1_024)) var image: Data?
+    @Relationship(inverse: \Gallery.exhibits) var gallery: Gallery?
+}
+
+/// A sub-entity with an externally stored attribute of its own, above 512 bytes.
+final class Painting: Exhibit {
+    @Attribute(.externalStorage(threshold: 512)) var scan: Data?
+}
+
+/// A sub-entity without one of its own.
+final class Sculpture: Exhibit {
+    @Attribute var material = ""
+}
+
+let galleryEntities: [ManagedObject.Type] = [Gallery.self, Exhibit.self, Painting.self, Sculpture.self]
+
+/// The file names the references of every external column of the gallery model hold (the
+/// tree's one table, `Exhibit`, has both columns).
+func referencedGalleryFiles(_ store: URL) throws -> Set<String> {
+    let references = try storedReferences(store, table: "Exhibit", column: "image")
+        + storedReferences(store, table: "Exhibit", column: "scan")
+    return Set(references.map { String($0.prefix(36)) })
+}

@@ -26,32 +26,31 @@ enum ExternalDataLog {
     }
 
     /// Makes the log table and the triggers of every externally stored attribute of `model`
-    /// on the writer connection.
+    /// on the writer connection: one set per column (an inheritance tree's attribute is one
+    /// column of the tree's table, whichever of its entities the rows are).
     static func install(on connection: SQLiteConnection, model: ManagedObjectModel) throws {
         // Unqualified: a trigger body names no database (SQLite looks in temp first).
         let log = SQLName.quote(table)
         try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(SQLName.quote(table)) (reference TEXT NOT NULL, named INTEGER NOT NULL)")
-        for entity in model.entities {
-            let target = "main." + SQLName.quote(entity.name)
-            for slot in entity.externalStorageSlots {
-                let column = SQLName.quote(entity.attributes[slot].name)
-                let prefix = "_persistkit_external_\(entity.name)_\(entity.attributes[slot].name)_"
-                let isReference = { (row: String) in "typeof(\(row).\(column)) = 'text'" }
-                try connection.execute("""
-                    CREATE TEMP TRIGGER IF NOT EXISTS \(SQLName.quote(prefix + "insert")) AFTER INSERT ON \(target) \
-                    WHEN \(isReference("NEW")) BEGIN INSERT INTO \(log) VALUES (NEW.\(column), 1); END
-                    """)
-                try connection.execute("""
-                    CREATE TEMP TRIGGER IF NOT EXISTS \(SQLName.quote(prefix + "update")) AFTER UPDATE OF \(column) ON \(target) \
-                    WHEN OLD.\(column) IS NOT NEW.\(column) BEGIN \
-                    INSERT INTO \(log) SELECT OLD.\(column), 0 WHERE \(isReference("OLD")); \
-                    INSERT INTO \(log) SELECT NEW.\(column), 1 WHERE \(isReference("NEW")); END
-                    """)
-                try connection.execute("""
-                    CREATE TEMP TRIGGER IF NOT EXISTS \(SQLName.quote(prefix + "delete")) AFTER DELETE ON \(target) \
-                    WHEN \(isReference("OLD")) BEGIN INSERT INTO \(log) VALUES (OLD.\(column), 0); END
-                    """)
-            }
+        for external in model.externalStorageColumns {
+            let target = "main." + SQLName.quote(external.table)
+            let column = SQLName.quote(external.column)
+            let prefix = "_persistkit_external_\(external.table)_\(external.column)_"
+            let isReference = { (row: String) in "typeof(\(row).\(column)) = 'text'" }
+            try connection.execute("""
+                CREATE TEMP TRIGGER IF NOT EXISTS \(SQLName.quote(prefix + "insert")) AFTER INSERT ON \(target) \
+                WHEN \(isReference("NEW")) BEGIN INSERT INTO \(log) VALUES (NEW.\(column), 1); END
+                """)
+            try connection.execute("""
+                CREATE TEMP TRIGGER IF NOT EXISTS \(SQLName.quote(prefix + "update")) AFTER UPDATE OF \(column) ON \(target) \
+                WHEN OLD.\(column) IS NOT NEW.\(column) BEGIN \
+                INSERT INTO \(log) SELECT OLD.\(column), 0 WHERE \(isReference("OLD")); \
+                INSERT INTO \(log) SELECT NEW.\(column), 1 WHERE \(isReference("NEW")); END
+                """)
+            try connection.execute("""
+                CREATE TEMP TRIGGER IF NOT EXISTS \(SQLName.quote(prefix + "delete")) AFTER DELETE ON \(target) \
+                WHEN \(isReference("OLD")) BEGIN INSERT INTO \(log) VALUES (OLD.\(column), 0); END
+                """)
         }
     }
 

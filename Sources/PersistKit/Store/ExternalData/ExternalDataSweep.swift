@@ -36,17 +36,15 @@ enum ExternalDataSweep {
         return removed
     }
 
-    /// The file names every row's references hold.
+    /// The file names every row's references hold (the rows of every entity of a tree).
     static func referencedFileNames(_ connection: SQLiteConnection, model: ManagedObjectModel) throws -> Set<String> {
         var referenced = Set<String>()
-        for entity in model.entities {
-            for slot in entity.externalStorageSlots {
-                let column = SQLName.quote(entity.attributes[slot].name)
-                let statement = try connection.prepare("SELECT \(column) FROM main.\(SQLName.quote(entity.name)) "
-                                                       + "WHERE typeof(\(column)) = 'text'")
-                while try statement.step() {
-                    if let reference = ExternalReference(statement.string(at: 0)) { referenced.insert(reference.fileName) }
-                }
+        for external in model.externalStorageColumns {
+            let column = SQLName.quote(external.column)
+            let statement = try connection.prepare("SELECT \(column) FROM main.\(SQLName.quote(external.table)) "
+                                                   + "WHERE typeof(\(column)) = 'text'")
+            while try statement.step() {
+                if let reference = ExternalReference(statement.string(at: 0)) { referenced.insert(reference.fileName) }
             }
         }
         return referenced

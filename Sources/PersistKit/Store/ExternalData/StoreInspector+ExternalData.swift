@@ -10,28 +10,28 @@ extension StoreInspector {
         let folder = ExternalDataFolder(storePath: realPath)
         var problems: [String] = []
         var referenced = Set<String>()
-        for entity in model.entities {
-            for slot in entity.externalStorageSlots {
-                let attribute = entity.attributes[slot], column = SQLName.quote(entity.attributes[slot].name)
-                let statement = try connection.prepare("SELECT \(SQLName.quote(SchemaSQL.primaryKey)), \(column) FROM "
-                    + "\(SQLName.quote(entity.name)) WHERE typeof(\(column)) = 'text' ORDER BY 1")
-                while try statement.step() {
-                    let row = statement.int64(at: 0), text = statement.string(at: 1)
-                    let owner = "\(entity.name).\(attribute.name) of \(entity.name) \(row)"
-                    guard let reference = ExternalReference(text) else {
-                        problems.append("external: \(owner) holds text that names no file")
-                        continue
-                    }
-                    referenced.insert(reference.fileName)
-                    switch folder.problem(with: reference) {
-                    case nil: break
-                    case .missing?: problems.append("external: \(owner) names the file \(folder.filePath(reference)), which is missing")
-                    case .wrongSize(let size)?:
-                        problems.append("external: \(owner) names the file \(folder.filePath(reference)), which has \(size) bytes, "
-                                        + "not the value's \(reference.byteCount)")
-                    case .unreadable(let reason)?:
-                        problems.append("external: \(owner) names the file \(folder.filePath(reference)), which cannot be read (\(reason))")
-                    }
+        for external in model.externalStorageColumns {
+            let column = SQLName.quote(external.column)
+            // A tree's rows are named after their own entity.
+            let rowEntity = external.isInTree ? SQLName.quote(EntityInheritance.entityColumn) : SQLName.literal(external.table)
+            let statement = try connection.prepare("SELECT \(SQLName.quote(SchemaSQL.primaryKey)), \(column), \(rowEntity) FROM "
+                + "\(SQLName.quote(external.table)) WHERE typeof(\(column)) = 'text' ORDER BY 1")
+            while try statement.step() {
+                let row = statement.int64(at: 0), text = statement.string(at: 1), entity = statement.string(at: 2)
+                let owner = "\(entity).\(external.column) of \(entity) \(row)"
+                guard let reference = ExternalReference(text) else {
+                    problems.append("external: \(owner) holds text that names no file")
+                    continue
+                }
+                referenced.insert(reference.fileName)
+                switch folder.problem(with: reference) {
+                case nil: break
+                case .missing?: problems.append("external: \(owner) names the file \(folder.filePath(reference)), which is missing")
+                case .wrongSize(let size)?:
+                    problems.append("external: \(owner) names the file \(folder.filePath(reference)), which has \(size) bytes, "
+                                    + "not the value's \(reference.byteCount)")
+                case .unreadable(let reason)?:
+                    problems.append("external: \(owner) names the file \(folder.filePath(reference)), which cannot be read (\(reason))")
                 }
             }
         }

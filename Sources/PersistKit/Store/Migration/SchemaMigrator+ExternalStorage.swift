@@ -3,23 +3,33 @@ import Foundation
 extension SchemaMapping {
     /// An attribute whose `.externalStorage` a stage turns on or off.
     struct ExternalStorageToggle {
+        /// The entity that has the attribute (in a tree, one of those that do: they share it).
         let entity: EntityDescription
         let attribute: AttributeDescription
+        /// The table holding the values: the entity's, or its tree's (whose other entities'
+        /// rows hold NULL in the column).
+        let table: String
         /// On: large values leave the rows for files; off: every value comes back into its row.
         let turnsOn: Bool
     }
 
-    /// The attributes of the new model kept from the old one whose `.externalStorage` changes.
+    /// The attributes of the new model kept from the old one whose `.externalStorage` changes,
+    /// once per table column (a tree's attribute is one column of its table, whichever of its
+    /// entities declares it).
     var externalStorageToggles: [ExternalStorageToggle] {
         var toggles: [ExternalStorageToggle] = []
         for table in entityTables {
             guard let source = table.source else { continue }
-            for (column, origin) in zip(table.entity.columns, table.columns) {
+            let members = to.entities.filter { $0.tableName == table.entity.tableName }
+            let sources = from.entities.filter { $0.tableName == source.tableName }
+            for (column, origin) in zip(SchemaSQL.tableColumns(of: table.entity), table.columns) {
                 guard case .attribute = column.role, case .column(let name) = origin,
-                      let previous = source.attribute(named: name) else { continue }
-                let attribute = table.entity.attributes[column.slot]
+                      let entity = members.first(where: { $0.attribute(named: column.keyName) != nil }),
+                      let attribute = entity.attribute(named: column.keyName),
+                      let previous = sources.lazy.compactMap({ $0.attribute(named: name) }).first else { continue }
                 if attribute.allowsExternalStorage != previous.allowsExternalStorage {
-                    toggles.append(ExternalStorageToggle(entity: table.entity, attribute: attribute, turnsOn: attribute.allowsExternalStorage))
+                    toggles.append(ExternalStorageToggle(entity: entity, attribute: attribute, table: table.entity.tableName,
+                                                         turnsOn: attribute.allowsExternalStorage))
                 }
             }
         }
@@ -60,7 +70,7 @@ extension SchemaMigrator {
     }
 
     private func moveIntoFiles(_ toggle: SchemaMapping.ExternalStorageToggle, _ folder: ExternalDataFolder) throws {
-        let table = SQLName.quote(toggle.entity.name), column = SQLName.quote(toggle.attribute.name)
+        let table = SQLName.quote(toggle.table), column = SQLName.quote(toggle.attribute.name)
         let primaryKey = SQLName.quote(SchemaSQL.primaryKey)
         let threshold = toggle.attribute.externalStorageThreshold ?? ExternalStorage.defaultThreshold
         let select = try connection.prepare("SELECT \(primaryKey) FROM \(table) WHERE typeof(\(column)) = 'blob' "
@@ -83,17 +93,21 @@ extension SchemaMigrator {
     }
 
     private func moveIntoRows(_ toggle: SchemaMapping.ExternalStorageToggle, _ folder: ExternalDataFolder) throws {
-        let table = SQLName.quote(toggle.entity.name), column = SQLName.quote(toggle.attribute.name)
+        let table = SQLName.quote(toggle.table), column = SQLName.quote(toggle.attribute.name)
         let primaryKey = SQLName.quote(SchemaSQL.primaryKey)
-        let select = try connection.prepare("SELECT \(primaryKey), \(column) FROM \(table) WHERE typeof(\(column)) = 'text' "
-                                            + "ORDER BY \(primaryKey)")
-        var references: [(key: Int64, reference: ExternalReference?)] = []
-        while try select.step() { references.append((select.int64(at: 0), ExternalReference(select.string(at: 1)))) }
+        // A tree's rows are named after their own entity.
+        let rowEntity = toggle.entity.inheritance == nil ? SQLName.literal(toggle.entity.name) : SQLName.quote(EntityInheritance.entityColumn)
+        let select = try connection.prepare("SELECT \(primaryKey), \(column), \(rowEntity) FROM \(table) "
+                                            + "WHERE typeof(\(column)) = 'text' ORDER BY \(primaryKey)")
+        var references: [(key: Int64, reference: ExternalReference?, entity: String)] = []
+        while try select.step() {
+            references.append((select.int64(at: 0), ExternalReference(select.string(at: 1)), select.string(at: 2)))
+        }
         let update = try connection.prepare("UPDATE \(table) SET \(column) = ? WHERE \(primaryKey) = ?")
-        var problems: [(key: Int64, problem: String)] = []
-        for (key, reference) in references {
+        var problems: [(key: Int64, entity: String, problem: String)] = []
+        for (key, reference, entity) in references {
             guard let reference else {
-                problems.append((key, "it holds text that names no file"))
+                problems.append((key, entity, "it holds text that names no file"))
                 continue
             }
             switch folder.contents(of: reference) {
@@ -102,16 +116,16 @@ extension SchemaMigrator {
                 try update.bind([.blob(data), .integer(key)])
                 try update.run()
             case .failure(let failure):
-                problems.append((key, failure.error(entity: toggle.entity.name, attribute: toggle.attribute.name,
-                                                    file: folder.filePath(reference), objectIDs: []).message))
+                problems.append((key, entity, failure.error(entity: entity, attribute: toggle.attribute.name,
+                                                            file: folder.filePath(reference), objectIDs: []).message))
             }
         }
         guard !problems.isEmpty else { return }
-        let objects = problems.map { objectID(toggle.entity.name, $0.key) }
+        let objects = problems.map { objectID($0.entity, $0.key) }
         throw PersistError(.externalDataUnavailable,
             "Cannot migrate \(toggle.entity.name).\(toggle.attribute.name) to keep its values in the rows: \(problems.count) "
             + "value\(problems.count == 1 ? "'s file is" : "s' files are") missing or damaged; nothing was changed",
             entity: toggle.entity.name, attribute: toggle.attribute.name, objectIDs: objects,
-            problems: problems.map { "\(toggle.entity.name) \($0.key): \($0.problem)" }, store: folder.path)
+            problems: problems.map { "\($0.entity) \($0.key): \($0.problem)" }, store: folder.path)
     }
 }
