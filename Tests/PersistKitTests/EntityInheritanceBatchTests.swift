@@ -263,4 +263,57 @@ final class EntityInheritanceBatchTests: XCTestCase {
             XCTAssertEqual(try fresh.count(for: FetchRequest<Vet>()), 1, "[\(kind)]")
         }
     }
+
+    func testABatchUpdateWhosePredicateGoesThroughATreesRelationshipsUpdatesTheMatchingRows() {
+        PersistKitTests.forEachStore(entities: treeRelationshipEntities) { container, kind in
+            let context = container.newContext()
+            let gus = Guardian(context: context)
+            gus.name = "Gus"
+            let wes = Walker(context: context)
+            wes.name = "Wes"
+            let val = Vet(context: context)
+            val.name = "Val"
+            let rex = Hound(context: context)
+            rex.name = "Rex"
+            rex.guardian = gus
+            rex.walker = wes
+            let pip = Pup(context: context)
+            pip.name = "Pip"
+            pip.mother = rex
+            pip.vets = [val]
+            pip.pack = [rex]
+            pip.walker = wes
+            let bo = Hound(context: context)
+            bo.name = "Bo"
+            let kit = Kitty(context: context)
+            kit.name = "Kit"
+            kit.guardian = gus
+            try context.save()
+
+            func update<T: ManagedObject>(_ type: T.Type, _ format: String, _ values: [String: Any?]) throws -> [String] {
+                let result = try context.execute(BatchUpdateRequest<T>(predicate: try FetchPredicate(format: format), propertiesToUpdate: values))
+                let reader = container.newContext()
+                return try result.objectIDs.map { id in
+                    "\(try XCTUnwrap(reader.object(with: id)?.value(forKey: "name") as? String)):\(id.entityName)"
+                }.sorted()
+            }
+            // A to-one declared by a sub-entity, by the root (a self-relationship), and two hops.
+            XCTAssertEqual(try update(Hound.self, "walker.name == 'Wes'", ["breed": "walked"]), ["Pip:Pup", "Rex:Hound"], "[\(kind)]")
+            XCTAssertEqual(try update(Creature.self, "mother.name == 'Rex'", ["weight": 1.0]), ["Pip:Pup"], "[\(kind)]")
+            XCTAssertEqual(try update(Creature.self, "mother.guardian.name == 'Gus'", ["weight": 2.0]), ["Pip:Pup"], "[\(kind)]")
+            // To-manys declared in the tree: the inverse of the self-relationship, a many-to-many
+            // of the root, one within a sub-entity.
+            XCTAssertEqual(try update(Creature.self, "ANY children.name == 'Pip'", ["weight": 3.0]), ["Rex:Hound"], "[\(kind)]")
+            XCTAssertEqual(try update(Creature.self, "ANY vets.name == 'Val'", ["weight": 4.0]), ["Pip:Pup"], "[\(kind)]")
+            XCTAssertEqual(try update(Hound.self, "ANY packOf.name == 'Pip'", ["breed": "leader"]), ["Rex:Hound"], "[\(kind)]")
+            XCTAssertEqual(try update(Creature.self, "guardian == nil AND mother == nil", ["weight": 5.0]), ["Bo:Hound"], "[\(kind)]")
+            // From outside the tree, through a relationship declared in it.
+            XCTAssertEqual(try update(Walker.self, "ANY hounds.mother.name == 'Rex'", ["name": "Walt"]), ["Walt:Walker"], "[\(kind)]")
+
+            let fresh = container.newContext()
+            let creatures = try fresh.fetch(FetchRequest<Creature>(sortBy: [FetchSortDescriptor(\.name)]))
+            XCTAssertEqual(creatures.map { "\($0.name):\(Int($0.weight)):\(($0 as? Hound)?.breed ?? "-")" },
+                           ["Bo:5:", "Kit:0:-", "Pip:4:walked", "Rex:3:leader"], "[\(kind)]")
+        }
+    }
 }

@@ -133,11 +133,31 @@ final class ExternalStorageInheritanceTests: XCTestCase {
         XCTAssertEqual(externalFiles(of: url), [])
     }
 
+    func testBatchInsertsAndUpdatesOfATreeKeepTheThresholds() throws {
+        let context = try container().newContext()
+        try context.execute(BatchInsertRequest<Painting>(objects: [
+            ["title": "batch", "image": sampleBytes(2_000, seed: 50), "scan": sampleBytes(600, seed: 51)],
+            ["title": "small", "image": sampleBytes(100, seed: 52), "scan": sampleBytes(100, seed: 53)],
+        ]))
+        XCTAssertEqual(externalFiles(of: url).count, 2, "the large image and scan of the inserted painting")
+        XCTAssertEqual(externalFiles(of: url), try referencedGalleryFiles(url))
+        // A batch update of the root sets nil in every entity's rows, and lets their files go.
+        try context.execute(BatchUpdateRequest<Exhibit>(propertiesToUpdate: ["image": nil]))
+        XCTAssertEqual(externalFiles(of: url).count, 1)
+        XCTAssertEqual(externalFiles(of: url), try referencedGalleryFiles(url))
+        expectError(try context.execute(BatchUpdateRequest<Painting>(propertiesToUpdate: ["scan": sampleBytes(600)])), .invalidRequest) { error in
+            XCTAssertEqual(error.attribute, "scan")
+        }
+        let paintings = try container().newContext().fetch(FetchRequest<Painting>(sortBy: [.init(\.title)]))
+        XCTAssertEqual(paintings.map(\.scan), [sampleBytes(600, seed: 51), sampleBytes(100, seed: 53)], "the refused update changed nothing")
+        XCTAssertEqual(paintings.map(\.image), [nil, nil])
+    }
+
     func testTheSweepAndTheInspectorReadTheTreesTable() throws {
         let model = try ManagedObjectModel(entities: galleryEntities)
         try galleries(in: try container().newContext())
         let named = externalFiles(of: url)
-        XCTAssertEqual(try StoreInspector(url: url).externalDataProblems(against: model), [])
+        XCTAssertEqual(try StoreInspector(url: url).valueProblems(against: model), [], "each entity's references are values it may hold")
 
         let stray = UUID().uuidString
         try Data([1, 2, 3]).write(to: externalFolder(of: url).appendingPathComponent(stray))
