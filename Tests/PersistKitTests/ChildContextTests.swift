@@ -343,4 +343,20 @@ final class ChildContextTests: XCTestCase {
         XCTAssertTrue(child.hasChanges, "nothing pushed")
         XCTAssertFalse(parent.hasChanges)
     }
+
+    func testAReorderOfAnOrderedListIsPushed() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeGraphContainer(directory)
+        try saveHomeGraph(in: container)
+        let parent = container.newContext()
+        let child = try parent.newChildContext()
+        let plan = try XCTUnwrap(child.fetch(FetchRequest<GPlan>()).first)
+        plan.steps = plan.steps.reversed()
+        XCTAssertEqual(plan.steps.map(\.text), ["go", "pack"])
+        try child.save()
+        XCTAssertEqual(try XCTUnwrap(parent.fetch(FetchRequest<GPlan>()).first).steps.map(\.text), ["go", "pack"])
+        try parent.save()
+        let fresh = try makeGraphContainer(directory).newContext()
+        XCTAssertEqual(try XCTUnwrap(fresh.fetch(FetchRequest<GPlan>()).first).steps.map(\.text), ["go", "pack"])
+    }
 }

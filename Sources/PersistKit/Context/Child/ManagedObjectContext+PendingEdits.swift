@@ -43,6 +43,10 @@ extension ManagedObjectContext {
     func pendingEdits(relativeToBaselines: Bool) -> (edits: PendingEdits, objects: EditedObjects) {
         var edits = PendingEdits()
         var objects = EditedObjects()
+        // Owners of ordered lists a member joined or moved in: their whole list is sent, after
+        // the members' links, so that the order arrives too.
+        var orderedOwners: [(owner: ManagedObject, relationship: Int)] = []
+        var seenOwners = Set<ObjectIdentifier>()
         for object in editCandidates() {
             let base = base(of: object, relativeToBaselines: relativeToBaselines)
             let deletedHere = changeTracker.isPendingDeletion(object) || (object.deletedFlag && !object.insertedFlag && base?.wasInserted == true)
@@ -60,7 +64,7 @@ extension ManagedObjectContext {
                 let values = entity.columns.indices.filter { entity.columns[$0].role == .attribute }
                     .map { PendingEdits.SlotValue(slot: $0, value: object.storage[$0]) }
                 edits.inserts.append(.init(id: object.objectID, values: values))
-                appendLinks(of: object, base: nil, to: &edits)
+                appendLinks(of: object, base: nil, to: &edits, orderedOwners: &orderedOwners, seen: &seenOwners)
                 objects.inserted.append(object)
                 continue
             }
@@ -69,16 +73,21 @@ extension ManagedObjectContext {
                 entity.columns[$0].role == .attribute && !SQLValue.identical(object.storage[$0], base.storage[$0])
             }.map { PendingEdits.SlotValue(slot: $0, value: object.storage[$0]) }
             let linksBefore = edits.links.count
-            appendLinks(of: object, base: base, to: &edits)
+            appendLinks(of: object, base: base, to: &edits, orderedOwners: &orderedOwners, seen: &seenOwners)
             if !values.isEmpty { edits.updates.append(.init(id: object.objectID, values: values)) }
             if !values.isEmpty || edits.links.count > linksBefore { objects.updated.append(object) }
+        }
+        for (owner, relationship) in orderedOwners where !owner.deletedFlag {
+            let members = toManyObjects(of: owner, relationship: relationship).map(\.objectID)
+            edits.links.append(.init(id: owner.objectID, relationship: relationship, targets: members))
         }
         return (edits, objects)
     }
 
     /// The to-ones and owned lists of `object` that differ from `base` (all that are set, for
     /// a new object).
-    private func appendLinks(of object: ManagedObject, base: ContextFamily.Baseline?, to edits: inout PendingEdits) {
+    private func appendLinks(of object: ManagedObject, base: ContextFamily.Baseline?, to edits: inout PendingEdits,
+                             orderedOwners: inout [(owner: ManagedObject, relationship: Int)], seen: inout Set<ObjectIdentifier>) {
         for relationship in object.entity.relationships {
             switch relationship.storage {
             case .foreignKey(let slot, let positionSlot):
@@ -91,6 +100,10 @@ extension ManagedObjectContext {
                 }
                 let target = toOneObject(of: object, relationship: relationship.index)
                 edits.links.append(.init(id: object.objectID, relationship: relationship.index, targets: target.map { [$0.objectID] } ?? []))
+                if positionSlot != nil, let target, let inverse = relationship.inverseName,
+                   let index = target.entity.relationship(named: inverse)?.index, seen.insert(ObjectIdentifier(target)).inserted {
+                    orderedOwners.append((target, index))
+                }
             case .joinTable(_, isOwner: true):
                 guard let contents = object.related?.toMany[relationship.index] else { continue }
                 if let base {
