@@ -4,8 +4,8 @@ import PersistKit
 
 /// Fuzzes opening and using a damaged store file: the input is the file (the corpus starts
 /// from a small valid store, which `FUZZ_WRITE_SEED=path` writes). Opening, reading every
-/// object and its relationships, counting, a predicate fetch, a save and the history must each
-/// work or throw a PersistError; nothing may crash.
+/// object and its relationships, counting, a predicate fetch, a save and the history, and reading
+/// objects whose context is gone, must each work or throw a PersistError; nothing may crash.
 private let model: ManagedObjectModel = {
     do { return try ManagedObjectModel(entities: [FZItem.self, FZGroup.self, FZLabel.self]) } catch { fuzzFinding("model: \(error)") }
 }()
@@ -16,7 +16,9 @@ public func storeFileTarget(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
     guard (try? Data(fuzzBytes(data, count)).write(to: file)) != nil else { return 0 }
     do {
-        try use(PersistentContainer(model: model, store: .sqlite(file, synchronous: .off)))
+        let container = try PersistentContainer(model: model, store: .sqlite(file, synchronous: .off))
+        try readAfterTheirContext(container)
+        try use(container)
     } catch is PersistError {
     } catch {
         fuzzFinding("not a PersistError: \(error)")
@@ -39,6 +41,19 @@ private func use(_ container: PersistentContainer) throws {
     added.name = "added"
     try context.save()
     _ = try container.history(after: nil)
+}
+
+/// A fresh context's fetch registers its rows without looking their keys up, and a freed
+/// context hands the objects still held to a successor: the path where a damaged table's
+/// repeated primary key once left the identity map pointing at freed objects.
+private func readAfterTheirContext(_ container: PersistentContainer) throws {
+    let held: [FZItem] = try {
+        let context = container.newContext()
+        return try context.fetch(FetchRequest<FZItem>())
+    }()
+    for item in held.prefix(50) {
+        _ = (item.name, item.group?.title, item.labels.count)
+    }
 }
 
 /// `FUZZ_WRITE_SEED=path`: writes a small valid store there and exits (the corpus's seed).
